@@ -1,0 +1,14 @@
+// Package content owns the world as builders write it: the TOML area files
+// under areas/, their schema, the loader that validates a whole set at once,
+// and the immutable prototype cache (Set) that every zone and every instance
+// shares.
+//
+// Nothing here runs a goroutine. A Set is immutable after Load returns and is
+// safe to read from any goroutine; a new version of the content is a new Set.
+//
+// Refs are the names content uses for things: zone:kind:local, drawn from the
+// charset [a-z0-9_:]. An instance id (<template>#<hex>) uses '#', which no
+// authored ref can contain, so the two can never collide.
+//
+// This package must not import zone, world or anything that runs the game.
+package content

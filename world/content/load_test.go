@@ -1,0 +1,202 @@
+package content
+
+import (
+	"strings"
+	"testing"
+	"testing/fstest"
+)
+
+func TestLoad_Minimal(t *testing.T) {
+	set, err := Load(minimalWorld())
+	if err != nil {
+		t.Fatal(err)
+	}
+	sq := set.Rooms["town:room:square"]
+	if sq == nil || sq.Exits[North] == nil || sq.Exits[North].To != "town:room:road" {
+		t.Fatalf("square: %+v", sq)
+	}
+	if set.Zones["town"].StartRoom != "town:room:square" || set.Game.StartRoom != "town:room:square" {
+		t.Fatalf("start rooms: zone %q, game %q", set.Zones["town"].StartRoom, set.Game.StartRoom)
+	}
+	if sq.Num == 0 || sq.Num == set.Rooms["town:room:road"].Num || set.RoomByNum(sq.Num) != sq {
+		t.Fatalf("room numbers: %d, %d", sq.Num, set.Rooms["town:room:road"].Num)
+	}
+}
+
+// Every problem in a set is reported, each with its file and key path,
+// not just the first.
+func TestLoad_ReportsEveryProblemWithFileAndKey(t *testing.T) {
+	fsys := minimalWorld()
+	fsys["forest.toml"] = &fstest.MapFile{Data: []byte(`
+[zone]
+name = "Forest"
+reset_secs = -5
+start_room = "nowhere"
+
+[rooms.glade]
+name = "A Glade"
+description = "Green."
+flags = ["sparkly"]
+exits = { north = "glaed", sideways = "glade", east = "town:room:sqare", west = "mars:room:x" }
+[rooms.glade.doors.south]
+keywords = ["door"]
+
+[rooms.hut]
+name = ""
+description = "A hut."
+colour = "red"
+
+[mobs.wolf]
+short = "a wolf"
+long = "A wolf is here."
+attacks = 99
+
+[items.sword]
+keywords = ["sword"]
+short = "a sword"
+long = "A sword lies here."
+type = "weapon"
+wear = "tail"
+
+[[resets]]
+mob = "wolf"
+item = "sword"
+room = "glade"
+
+[[resets]]
+mob = "bear"
+room = "glade"
+`)}
+	_, err := Load(fsys)
+	assertProblems(t, err,
+		"forest.toml: zone.reset_secs",
+		"forest.toml: zone.start_room: no room forest:room:nowhere",
+		"forest.toml: rooms.glade.flags: unknown flag",
+		"forest.toml: rooms.glade.exits.north: no room forest:room:glaed (did you mean forest:room:glade?)",
+		"forest.toml: rooms.glade.exits.sideways: \"sideways\" is not a direction",
+		"forest.toml: rooms.glade.exits.east: no room town:room:sqare (did you mean town:room:square?)",
+		"forest.toml: rooms.glade.exits.west: no zone \"mars\"",
+		"forest.toml: rooms.glade.doors.south: a door needs an exit south",
+		"forest.toml: rooms.hut.name: must not be empty",
+		"forest.toml: rooms.hut.colour: unknown key",
+		"forest.toml: mobs.wolf.keywords: needs at least one keyword",
+		"forest.toml: mobs.wolf.attacks",
+		"forest.toml: items.sword.damage: a weapon needs damage dice",
+		"forest.toml: items.sword.wear: no slot \"tail\"",
+		"forest.toml: resets[0]: a reset names exactly one",
+		"forest.toml: resets[1].mob: no mob forest:mob:bear",
+	)
+}
+
+func TestLoad_DuplicateZone(t *testing.T) {
+	fsys := minimalWorld()
+	fsys["town2.toml"] = &fstest.MapFile{Data: []byte(`
+[zone]
+id = "town"
+name = "Town again"
+[rooms.square]
+name = "Another square"
+description = "x"
+`)}
+	_, err := Load(fsys)
+	assertProblems(t, err, `town2.toml: zone.id: zone "town" is already declared in town.toml`)
+}
+
+func TestLoad_SyntaxAndTypeErrorsNameTheLine(t *testing.T) {
+	fsys := minimalWorld()
+	fsys["broken.toml"] = &fstest.MapFile{Data: []byte("[zone]\nname = \"B\nreset_secs = 3\n")}
+	fsys["typed.toml"] = &fstest.MapFile{Data: []byte("[zone]\nname = \"T\"\nreset_secs = \"soon\"\n[rooms.a]\nname=\"A\"\ndescription=\"a\"\n")}
+	_, err := Load(fsys)
+	assertProblems(t, err, "broken.toml", "typed.toml")
+	if !strings.Contains(err.Error(), "line") {
+		t.Errorf("a syntax error should name its line: %v", err)
+	}
+}
+
+func TestLoad_ControlCharactersRefused(t *testing.T) {
+	fsys := minimalWorld()
+	fsys["esc.toml"] = &fstest.MapFile{Data: []byte("[zone]\nname = \"E\"\n[rooms.a]\nname = \"A\\u001b[31m\"\ndescription = \"a\"\n")}
+	_, err := Load(fsys)
+	assertProblems(t, err, "esc.toml: rooms.a.name: contains control character")
+}
+
+func TestLoad_InstanceEntranceNeedsInstanceableZone(t *testing.T) {
+	fsys := minimalWorld()
+	fsys["town.toml"] = &fstest.MapFile{Data: []byte(`
+[zone]
+name = "Town"
+[rooms.square]
+name = "The Square"
+description = "A square."
+instance_entrances = { down = "cave", up = "town" }
+`)}
+	fsys["cave.toml"] = &fstest.MapFile{Data: []byte(`
+[zone]
+name = "Cave"
+instanceable = true
+[rooms.mouth]
+name = "Mouth"
+description = "Dark."
+`)}
+	_, err := Load(fsys)
+	assertProblems(t, err,
+		"cave.toml: zone.start_room: an instanceable zone needs a start room",
+		`town.toml: rooms.square.instance_entrances.up: zone "town" is not instanceable`,
+	)
+}
+
+func TestLoad_NoZones(t *testing.T) {
+	if _, err := Load(fstest.MapFS{"game.toml": {Data: []byte("")}}); err != ErrNoZones {
+		t.Fatalf("got %v, want ErrNoZones", err)
+	}
+}
+
+func TestDice(t *testing.T) {
+	for _, tc := range []struct {
+		in       string
+		min, max int
+	}{{"2d6+1", 3, 13}, {"1d4", 1, 4}, {"3d8-2", 1, 22}, {"7", 7, 7}, {"d6", 1, 6}, {" 2 d 6 ", 2, 12}} {
+		d, err := ParseDice(tc.in)
+		if err != nil || d.Min() != tc.min || d.Max() != tc.max {
+			t.Errorf("ParseDice(%q) = %v (%d..%d), %v; want %d..%d", tc.in, d, d.Min(), d.Max(), err, tc.min, tc.max)
+		}
+	}
+	for _, bad := range []string{"", "d", "2d0", "2d", "x", "1000d6", "2d6+", "2d6+1+1", "99999999999d6", "2d99999999999"} {
+		if _, err := ParseDice(bad); err == nil {
+			t.Errorf("ParseDice(%q) accepted", bad)
+		}
+	}
+}
+
+func FuzzParseDice(f *testing.F) {
+	for _, s := range []string{"2d6+1", "1d4", "7", "-3", "d", "99999999999d6", "1d1-1000000"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		d, err := ParseDice(s)
+		if err != nil {
+			return
+		}
+		if d.N > MaxDiceN || d.S > MaxDiceS || d.B > MaxDiceB || d.B < -MaxDiceB {
+			t.Fatalf("%q parsed out of bounds: %+v", s, d)
+		}
+		n := 0
+		v := d.Roll(func(k int) int { n++; return k - 1 })
+		if v != d.Max() {
+			t.Fatalf("%q: max roll %d, Max() %d", s, v, d.Max())
+		}
+	})
+}
+
+// FuzzLoad feeds arbitrary bytes as a zone file: the loader must answer
+// with problems or a set, never panic.
+func FuzzLoad(f *testing.F) {
+	f.Add([]byte("[zone]\nname=\"x\"\n[rooms.a]\nname=\"A\"\ndescription=\"a\"\nexits={north=\"a\"}\n"))
+	f.Add([]byte("[[resets]]\nmob=\"a\"\nroom=\"b\"\n"))
+	f.Add([]byte("[rooms.a.doors.north]\nlocked=true\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		fsys := minimalWorld()
+		fsys["fuzz.toml"] = &fstest.MapFile{Data: data}
+		_, _ = Load(fsys)
+	})
+}
