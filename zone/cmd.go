@@ -1,0 +1,113 @@
+package zone
+
+import (
+	"strings"
+	"unicode/utf8"
+
+	"zonemud/world/content"
+)
+
+// command is one verb. Every handler has the same signature; its usage text
+// is its in-game help, one source for both.
+type command struct {
+	name  string
+	fn    func(z *Zone, c *Char, args string)
+	usage string
+	// exact: the whole word must be typed (quit), so an abbreviation never
+	// does something drastic.
+	exact bool
+	admin bool
+	// hidden commands are left out of `commands` but work and have help.
+	hidden bool
+}
+
+// commands is the command table in priority order: a typed word runs the
+// first command it abbreviates, so `n` is north, `l` look and `i` inventory
+// (Diku order). It is built once at init and never changes.
+var commands []command
+
+// maxLineRunes caps what one command may be. The gate caps lines in bytes
+// too; this keeps every handler's input small.
+const maxLineRunes = 1000
+
+func init() {
+	commands = nil
+	for d := content.Dir(0); d < content.NumDirs; d++ {
+		d := d
+		commands = append(commands, command{
+			name:  d.String(),
+			fn:    func(z *Zone, c *Char, args string) { z.cmdMove(c, d) },
+			usage: "Walk " + d.String() + " (or type " + d.Short() + ").",
+		})
+	}
+	commands = append(commands, cmdTable...)
+}
+
+// cmdTable is every command but the directions.
+var cmdTable = []command{
+	{name: "look", fn: (*Zone).cmdLook, usage: lookUsage},
+	{name: "get", fn: (*Zone).cmdGet, usage: getUsage},
+	{name: "inventory", fn: (*Zone).cmdInventory, usage: "inventory\n  List what you carry (i for short)."},
+	{name: "say", fn: (*Zone).cmdSay, usage: "say <text>\n  Speak to everyone in the room. ' is short for say: 'hello"},
+	{name: "tell", fn: (*Zone).cmdTell, usage: "tell <player> <text>\n  Speak to one player, wherever they are."},
+	{name: "reply", fn: (*Zone).cmdReply, usage: "reply <text>\n  Answer the last player who told you something."},
+	{name: "who", fn: (*Zone).cmdWho, usage: "who\n  List the players in the world."},
+	{name: "exits", fn: (*Zone).cmdExits, usage: "exits\n  List the ways out of this room and where they lead."},
+	{name: "examine", fn: (*Zone).cmdExamine, usage: "examine <thing>\n  Look closely at something or someone."},
+	{name: "emote", fn: (*Zone).cmdEmote, usage: "emote <action>\n  Show the room what you do: emote smiles. becomes 'Aria smiles.'"},
+	{name: "drop", fn: (*Zone).cmdDrop, usage: dropUsage},
+	{name: "give", fn: (*Zone).cmdGive, usage: "give <item> <player>\n  Hand something you carry to someone here. give all.bread aria gives every bread."},
+	{name: "help", fn: (*Zone).cmdHelp, usage: "help [topic]\n  Read about a command or a topic. help alone lists topics."},
+	{name: "commands", fn: (*Zone).cmdCommands, usage: "commands\n  List every command."},
+	{name: "score", fn: (*Zone).cmdScore, usage: "score\n  Show your character."},
+	{name: "time", fn: (*Zone).cmdTime, usage: "time\n  Show how long the world and you have been up."},
+	{name: "quit", fn: (*Zone).cmdQuit, exact: true, usage: "quit\n  Leave the world. Your character is saved where it stands."},
+}
+
+// interpret runs one line of input.
+func (z *Zone) interpret(c *Char, line string) {
+	line = strings.TrimSpace(line)
+	if line == "" {
+		return
+	}
+	if utf8.RuneCountInString(line) > maxLineRunes {
+		z.sendLine(c, "That is too long to be a command.")
+		return
+	}
+	// ' and " are short for say, as on every Diku.
+	if line[0] == '\'' || line[0] == '"' {
+		z.cmdSay(c, strings.TrimSpace(line[1:]))
+		return
+	}
+	word, args := firstWord(line)
+	word = strings.ToLower(word)
+	cmd := lookupCommand(word, c.pl != nil && c.pl.admin)
+	if cmd == nil {
+		z.sendLine(c, "Huh? (Type commands for a list, or help.)")
+		return
+	}
+	if cmd.exact && word != cmd.name {
+		z.sendLine(c, "To "+cmd.name+", type the whole word: "+cmd.name+".")
+		return
+	}
+	cmd.fn(z, c, args)
+}
+
+// lookupCommand finds the command a typed word names: an exact name first,
+// then the first command in priority order it abbreviates.
+func lookupCommand(word string, admin bool) *command {
+	if d, ok := content.ParseDir(word); ok {
+		return &commands[d]
+	}
+	for i := range commands {
+		if commands[i].name == word && (admin || !commands[i].admin) {
+			return &commands[i]
+		}
+	}
+	for i := range commands {
+		if strings.HasPrefix(commands[i].name, word) && (admin || !commands[i].admin) {
+			return &commands[i]
+		}
+	}
+	return nil
+}

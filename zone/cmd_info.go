@@ -1,0 +1,379 @@
+package zone
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"zonemud/world/content"
+)
+
+const lookUsage = `look [thing | direction]
+  With nothing, describe the room. look <thing> examines something or
+  someone here; look <direction> peers that way. l is short for look.`
+
+// cmdLook shows the room, or something in it.
+func (z *Zone) cmdLook(c *Char, args string) {
+	args = strings.TrimSpace(args)
+	if args == "" {
+		z.showRoom(c)
+		return
+	}
+	if rest, ok := strings.CutPrefix(args, "at "); ok {
+		args = strings.TrimSpace(rest)
+	}
+	if d, ok := content.ParseDir(strings.ToLower(args)); ok {
+		z.lookDir(c, d)
+		return
+	}
+	z.examine(c, args)
+}
+
+// showRoom describes c's room to c.
+func (z *Zone) showRoom(c *Char) {
+	if c.pl == nil || c.room == nil {
+		return
+	}
+	r := c.room
+	width := 80
+	if c.pl.sess != nil {
+		width = c.pl.sess.Width()
+	}
+	var b strings.Builder
+	b.WriteString("{C}")
+	b.WriteString(r.proto.Name)
+	b.WriteString("{x}")
+	if c.pl.admin {
+		fmt.Fprintf(&b, " {K}[%s]{x}", r.ref())
+	}
+	b.WriteByte('\n')
+	if !c.pl.settings.Brief {
+		b.WriteString(wrap("   "+strings.TrimSpace(r.proto.Description), width))
+		b.WriteByte('\n')
+	}
+	b.WriteString(z.exitsLine(r))
+	for _, line := range groupItems(r.items, func(it *Item) string { return it.proto.Long }) {
+		b.WriteString("\n{g}")
+		b.WriteString(line)
+		b.WriteString("{x}")
+	}
+	for _, o := range r.people {
+		if o == c {
+			continue
+		}
+		b.WriteString("\n{y}")
+		b.WriteString(capFirst(o.long()))
+		b.WriteString("{x}")
+	}
+	z.sendLine(c, b.String())
+	z.gmcpRoom(c)
+}
+
+// exitsLine is the "Exits: north east" line. A closed door shows its
+// direction in brackets.
+func (z *Zone) exitsLine(r *Room) string {
+	var ds []string
+	for d := content.Dir(0); d < content.NumDirs; d++ {
+		if r.proto.Exits[d] == nil {
+			continue
+		}
+		if r.exitOpen(d) {
+			ds = append(ds, d.String())
+		} else {
+			ds = append(ds, "["+d.String()+"]")
+		}
+	}
+	if len(ds) == 0 {
+		return "{c}Exits: none{x}"
+	}
+	return "{c}Exits: " + strings.Join(ds, " ") + "{x}"
+}
+
+// cmdExits lists exits and where they lead.
+func (z *Zone) cmdExits(c *Char, args string) {
+	r := c.room
+	var b strings.Builder
+	b.WriteString("Obvious exits:")
+	n := 0
+	for d := content.Dir(0); d < content.NumDirs; d++ {
+		ex := r.proto.Exits[d]
+		if ex == nil {
+			continue
+		}
+		n++
+		name := "somewhere"
+		if rp := z.set.Rooms[ex.To]; rp != nil {
+			name = rp.Name
+		}
+		switch {
+		case !r.exitOpen(d):
+			name = capFirst(ex.Door.Short) + " (closed)"
+		case c.pl.admin:
+			name += " [" + ex.To + "]"
+		}
+		fmt.Fprintf(&b, "\n  %-10s - %s", capFirst(d.String()), name)
+	}
+	for d := content.Dir(0); d < content.NumDirs; d++ {
+		if t := r.proto.Entrances[d]; t != "" {
+			n++
+			name := t
+			if zp := z.set.Zones[t]; zp != nil {
+				name = zp.Name
+			}
+			fmt.Fprintf(&b, "\n  %-10s - the way into %s", capFirst(d.String()), name)
+		}
+	}
+	if n == 0 {
+		b.WriteString(" none.")
+	}
+	z.sendLine(c, b.String())
+}
+
+// lookDir peers through an exit.
+func (z *Zone) lookDir(c *Char, d content.Dir) {
+	ex := c.room.proto.Exits[d]
+	switch {
+	case ex == nil && c.room.proto.Entrances[d] != "":
+		z.sendLine(c, "A way leads "+d.String()+", into darkness you cannot see through.")
+	case ex == nil:
+		z.sendLine(c, "You see nothing special that way.")
+	case !c.room.exitOpen(d):
+		z.sendLine(c, capFirst(ex.Door.Short)+" is closed.")
+	default:
+		name := "somewhere you cannot make out"
+		if rp := z.set.Rooms[ex.To]; rp != nil {
+			name = rp.Name
+		}
+		z.sendLine(c, fmt.Sprintf("Looking %s, you see %s.", d, name))
+	}
+}
+
+// cmdExamine looks closely at a thing.
+func (z *Zone) cmdExamine(c *Char, args string) {
+	if strings.TrimSpace(args) == "" {
+		z.sendLine(c, "Examine what?")
+		return
+	}
+	z.examine(c, args)
+}
+
+// examine finds what a player means by a word and describes it: a
+// character, an item carried or in the room, or an extra description.
+func (z *Zone) examine(c *Char, what string) {
+	spec, ok := parseTarget(what)
+	if !ok || spec.all {
+		z.sendLine(c, "Look at what?")
+		return
+	}
+	if o := z.pickChar(c, spec, true); o != nil {
+		z.describeChar(c, o)
+		return
+	}
+	if it := pickItem(spec, c.carried(), c.room.items); it != nil {
+		z.describeItem(c, it)
+		return
+	}
+	// Extra descriptions: the room's, then those of items at hand.
+	if spec.nth == 1 {
+		for _, ex := range c.room.proto.Extra {
+			if matches(spec.word, ex.Keywords) {
+				z.sendLine(c, wrap(ex.Text, z.width(c)))
+				return
+			}
+		}
+		for _, it := range append(c.carried(), c.room.items...) {
+			for _, ex := range it.proto.Extra {
+				if matches(spec.word, ex.Keywords) {
+					z.sendLine(c, wrap(ex.Text, z.width(c)))
+					return
+				}
+			}
+		}
+	}
+	z.sendLine(c, "You do not see that here.")
+}
+
+func (z *Zone) width(c *Char) int {
+	if c.pl != nil && c.pl.sess != nil {
+		return c.pl.sess.Width()
+	}
+	return 80
+}
+
+func (z *Zone) describeChar(c, o *Char) {
+	var b strings.Builder
+	if o.mob != nil {
+		desc := o.mob.Description
+		if desc == "" {
+			desc = "You see nothing special about " + o.short() + "."
+		}
+		b.WriteString(wrap(desc, z.width(c)))
+	} else if o == c {
+		b.WriteString("You look yourself over. You look ready for anything.")
+	} else {
+		fmt.Fprintf(&b, "%s stands here, a level %d adventurer.", o.name, o.level)
+	}
+	if eq := z.equipmentLines(o); len(eq) > 0 {
+		fmt.Fprintf(&b, "\n%s is using:", capFirst(o.short()))
+		for _, l := range eq {
+			b.WriteString("\n")
+			b.WriteString(l)
+		}
+	}
+	z.sendLine(c, b.String())
+	if o != c && o.pl != nil {
+		z.sendLine(o, capFirst(c.short())+" looks you over.")
+	}
+}
+
+func (z *Zone) describeItem(c *Char, it *Item) {
+	desc := it.proto.Description
+	if desc == "" {
+		desc = "You see nothing special about " + it.short() + "."
+	}
+	z.sendLine(c, wrap(desc, z.width(c)))
+}
+
+// equipmentLines lists what o wears, slot by slot.
+func (z *Zone) equipmentLines(o *Char) []string {
+	var out []string
+	for i, it := range o.eq {
+		if it != nil {
+			out = append(out, fmt.Sprintf("%-22s %s", z.set.Game.Slots[i].Label, it.short()))
+		}
+	}
+	return out
+}
+
+// cmdInventory lists what c carries.
+func (z *Zone) cmdInventory(c *Char, args string) {
+	if len(c.inv) == 0 {
+		z.sendLine(c, "You are carrying nothing.")
+		return
+	}
+	lines := groupItems(c.inv, func(it *Item) string { return it.short() })
+	z.sendLine(c, "You are carrying:\n  "+strings.Join(lines, "\n  "))
+}
+
+// cmdWho lists players in every zone, from each zone's published roster.
+// It reads only snapshots, so it never waits on another zone.
+func (z *Zone) cmdWho(c *Char, args string) {
+	var all []RosterEntry
+	for _, oz := range z.shard.Zones() {
+		all = append(all, oz.Roster()...)
+	}
+	sort.Slice(all, func(i, j int) bool { return all[i].Name < all[j].Name })
+	var b strings.Builder
+	fmt.Fprintf(&b, "{W}Players in %s{x}\n", z.set.Game.Name)
+	for _, e := range all {
+		name := e.Name
+		if e.Title != "" {
+			name += " " + e.Title
+		}
+		tag := ""
+		if e.Admin {
+			tag = " {R}(admin){x}"
+		}
+		if e.LinkDead {
+			tag += " {K}(link-dead){x}"
+		}
+		fmt.Fprintf(&b, "  [%3d] %-36s %s%s\n", e.Level, name, e.Zone, tag)
+	}
+	n := len(all)
+	if n == 1 {
+		b.WriteString("One player is in the world.")
+	} else {
+		fmt.Fprintf(&b, "%d players are in the world.", n)
+	}
+	z.sendLine(c, b.String())
+}
+
+// cmdHelp shows a command's usage or a help topic.
+func (z *Zone) cmdHelp(c *Char, args string) {
+	word := strings.ToLower(strings.TrimSpace(args))
+	admin := c.pl != nil && c.pl.admin
+	if word == "" {
+		var topics []string
+		for _, h := range z.set.Help {
+			if !h.Admin || admin {
+				topics = append(topics, h.Keywords[0])
+			}
+		}
+		sort.Strings(topics)
+		z.sendLine(c, "Help topics: "+wrap(strings.Join(topics, " "), z.width(c)-13)+
+			"\nType help <topic> or help <command>; commands lists every command.")
+		return
+	}
+	for i := range commands {
+		if commands[i].name == word && (admin || !commands[i].admin) {
+			z.sendLine(c, commands[i].usage)
+			return
+		}
+	}
+	for _, h := range z.set.Help {
+		if h.Admin && !admin {
+			continue
+		}
+		for _, k := range h.Keywords {
+			if k == word {
+				z.showHelp(c, h)
+				return
+			}
+		}
+	}
+	for _, h := range z.set.Help {
+		if h.Admin && !admin {
+			continue
+		}
+		if matches(word, h.Keywords) {
+			z.showHelp(c, h)
+			return
+		}
+	}
+	if cmd := lookupCommand(word, admin); cmd != nil {
+		z.sendLine(c, cmd.usage)
+		return
+	}
+	z.sendLine(c, "There is no help on that. Type help for a list of topics.")
+}
+
+func (z *Zone) showHelp(c *Char, h *content.Help) {
+	z.sendLine(c, "{W}"+h.Title+"{x}\n"+wrap(h.Text, z.width(c)))
+}
+
+// cmdCommands lists the commands.
+func (z *Zone) cmdCommands(c *Char, args string) {
+	admin := c.pl != nil && c.pl.admin
+	var names []string
+	for _, cmd := range commands {
+		if cmd.hidden || (cmd.admin && !admin) {
+			continue
+		}
+		names = append(names, cmd.name)
+	}
+	z.sendLine(c, "Commands:\n"+wrap(strings.Join(names, " "), z.width(c)))
+}
+
+// cmdScore shows the character.
+func (z *Zone) cmdScore(c *Char, args string) {
+	var b strings.Builder
+	fmt.Fprintf(&b, "{W}%s{x}", c.name)
+	if c.pl.title != "" {
+		b.WriteString(" " + c.pl.title)
+	}
+	fmt.Fprintf(&b, ", level %d.\n", c.level)
+	fmt.Fprintf(&b, "Hit points %d/%d, mana %d/%d, moves %d/%d.\n", c.hp, c.maxHP, c.mana, c.maxM, c.mv, c.maxMv)
+	fmt.Fprintf(&b, "You have %d experience and carry %d gold.\n", c.exp, c.gold)
+	played := time.Duration(c.pl.played)*time.Second + time.Since(c.pl.arrived)
+	fmt.Fprintf(&b, "You have played for %s.", played.Round(time.Minute))
+	z.sendLine(c, b.String())
+}
+
+// cmdTime shows the time.
+func (z *Zone) cmdTime(c *Char, args string) {
+	z.sendLine(c, fmt.Sprintf("It is %s. This zone has run %d pulses.", time.Now().UTC().Format("15:04 UTC, Monday 2 January 2006"), z.pulses.now))
+}
+
+// cmdQuit leaves the world.
+func (z *Zone) cmdQuit(c *Char, args string) { z.quit(c) }

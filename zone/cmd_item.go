@@ -1,0 +1,225 @@
+package zone
+
+import (
+	"fmt"
+	"strings"
+
+	"zonemud/world/content"
+)
+
+// Item commands handle at most maxAll items at once, so `get all` in a room
+// with ten thousand items is one bounded command, not a stall.
+const (
+	maxAll   = 50
+	maxCarry = 200 // items a character can carry, containers' contents not counted
+)
+
+const getUsage = `get <item> [from <container>]
+  Pick something up. get all takes everything; get all.coin every coin;
+  get 2.sword the second sword. get <item> from <container> takes it out.`
+
+const dropUsage = `drop <item>
+  Put something you carry on the ground. drop all drops everything you
+  carry (not what you wear).`
+
+// cmdGet picks items up from the room.
+func (z *Zone) cmdGet(c *Char, args string) {
+	what, from := splitFrom(args)
+	if what == "" {
+		z.sendLine(c, "Get what?")
+		return
+	}
+	spec, ok := parseTarget(what)
+	if !ok {
+		z.sendLine(c, "You do not see that here.")
+		return
+	}
+	if from != "" {
+		z.getFrom(c, spec, from)
+		return
+	}
+	items := pickItems(spec, c.room.items)
+	if len(items) == 0 {
+		z.sendLine(c, "You do not see that here.")
+		return
+	}
+	z.takeItems(c, items, "")
+}
+
+// takeItems moves items into c's hands, telling c and the room.
+func (z *Zone) takeItems(c *Char, items []*Item, from string) {
+	var got []*Item
+	for i, it := range items {
+		if i == maxAll {
+			z.sendLine(c, fmt.Sprintf("You stop after %d; there is more.", maxAll))
+			break
+		}
+		if it.proto.Flags.Has(content.ItemNoTake) {
+			z.sendLine(c, "You cannot take "+it.short()+".")
+			continue
+		}
+		if len(c.inv) >= maxCarry {
+			z.sendLine(c, "Your hands are full.")
+			break
+		}
+		if it.room != nil {
+			z.roomChanged(it.room, it)
+		}
+		z.itemToChar(it, c)
+		got = append(got, it)
+	}
+	if len(got) == 0 {
+		return
+	}
+	suffix := "."
+	if from != "" {
+		suffix = " from " + from + "."
+	}
+	for _, line := range groupItems(got, func(it *Item) string { return it.short() }) {
+		z.sendLine(c, "You get "+line+suffix)
+		z.act(c.room, c, c, "$n gets "+line+suffix)
+	}
+	z.dirty(c)
+}
+
+// getFrom takes items out of a container carried or in the room.
+func (z *Zone) getFrom(c *Char, spec targetSpec, from string) {
+	cspec, ok := parseTarget(from)
+	cont := (*Item)(nil)
+	if ok {
+		cont = pickItem(cspec, c.carried(), c.room.items)
+	}
+	if cont == nil {
+		z.sendLine(c, "You do not see that container here.")
+		return
+	}
+	if cont.proto.Type != "container" && cont.proto.Type != "corpse" {
+		z.sendLine(c, capFirst(cont.short())+" is not a container.")
+		return
+	}
+	if cont.closed {
+		z.sendLine(c, capFirst(cont.short())+" is closed.")
+		return
+	}
+	items := pickItems(spec, cont.contents)
+	if len(items) == 0 {
+		z.sendLine(c, "There is nothing like that in "+cont.short()+".")
+		return
+	}
+	z.takeItems(c, items, cont.short())
+}
+
+// cmdDrop puts carried items on the ground.
+func (z *Zone) cmdDrop(c *Char, args string) {
+	spec, ok := parseTarget(args)
+	if !ok {
+		z.sendLine(c, "Drop what?")
+		return
+	}
+	items := pickItems(spec, c.inv)
+	if len(items) == 0 {
+		z.sendLine(c, "You do not have that.")
+		return
+	}
+	var dropped []*Item
+	for i, it := range items {
+		if i == maxAll {
+			z.sendLine(c, fmt.Sprintf("You stop after %d.", maxAll))
+			break
+		}
+		if it.proto.Flags.Has(content.ItemNoDrop) {
+			z.sendLine(c, "You cannot let go of "+it.short()+".")
+			continue
+		}
+		if len(c.room.items) >= z.cfg.MaxRoomItems {
+			z.sendLine(c, "There is no room here for anything more.")
+			break
+		}
+		z.itemToRoom(it, c.room)
+		dropped = append(dropped, it)
+	}
+	for _, line := range groupItems(dropped, func(it *Item) string { return it.short() }) {
+		z.sendLine(c, "You drop "+line+".")
+		z.act(c.room, c, c, "$n drops "+line+".")
+	}
+	if len(dropped) > 0 {
+		z.dirty(c)
+		for _, it := range dropped {
+			z.roomChanged(c.room, it)
+		}
+	}
+}
+
+// cmdGive hands items to another character in the room.
+func (z *Zone) cmdGive(c *Char, args string) {
+	fields := strings.Fields(args)
+	if len(fields) < 2 {
+		z.sendLine(c, "Give what to whom?")
+		return
+	}
+	whoWord := fields[len(fields)-1]
+	what := strings.Join(fields[:len(fields)-1], " ")
+	if len(fields) > 2 && fields[len(fields)-2] == "to" {
+		what = strings.Join(fields[:len(fields)-2], " ")
+	}
+	spec, ok := parseTarget(what)
+	if !ok {
+		z.sendLine(c, "You do not have that.")
+		return
+	}
+	wspec, ok := parseTarget(whoWord)
+	var to *Char
+	if ok {
+		to = z.pickChar(c, wspec, false)
+	}
+	if to == nil {
+		z.sendLine(c, "There is nobody here by that name.")
+		return
+	}
+	items := pickItems(spec, c.inv)
+	if len(items) == 0 {
+		z.sendLine(c, "You do not have that.")
+		return
+	}
+	var given []*Item
+	for i, it := range items {
+		if i == maxAll {
+			z.sendLine(c, fmt.Sprintf("You stop after %d.", maxAll))
+			break
+		}
+		if it.proto.Flags.Has(content.ItemNoDrop) {
+			z.sendLine(c, "You cannot let go of "+it.short()+".")
+			continue
+		}
+		if len(to.inv) >= maxCarry {
+			z.sendLine(c, capFirst(to.short())+" cannot carry any more.")
+			break
+		}
+		z.itemToChar(it, to)
+		given = append(given, it)
+	}
+	for _, line := range groupItems(given, func(it *Item) string { return it.short() }) {
+		z.sendLine(c, "You give "+line+" to "+to.short()+".")
+		z.sendLine(to, capFirst(c.short())+" gives you "+line+".")
+		for _, o := range c.room.people {
+			if o != c && o != to {
+				z.sendLine(o, capFirst(c.short())+" gives "+line+" to "+to.short()+".")
+			}
+		}
+	}
+	if len(given) > 0 {
+		z.dirty(c)
+		z.dirty(to)
+	}
+}
+
+// splitFrom splits "sword from chest" into "sword" and "chest".
+func splitFrom(args string) (what, from string) {
+	args = strings.TrimSpace(args)
+	for _, sep := range []string{" from ", " out of "} {
+		if i := strings.Index(args, sep); i >= 0 {
+			return strings.TrimSpace(args[:i]), strings.TrimSpace(args[i+len(sep):])
+		}
+	}
+	return args, ""
+}

@@ -1,0 +1,141 @@
+package zone
+
+import "zonemud/world/content"
+
+// Item is an item's runtime state. Exactly one of room, carrier and in says
+// where it is (none while it is being moved). Zone goroutine only.
+type Item struct {
+	rid      rid
+	id       uint64 // durable id: the same across zones and restarts
+	proto    *content.Item
+	room     *Room
+	carrier  *Char
+	slot     int // equipment slot index while worn, -1 otherwise
+	in       *Item
+	contents []*Item
+	closed   bool
+	locked   bool
+}
+
+func (it *Item) short() string      { return it.proto.Short }
+func (it *Item) keywords() []string { return it.proto.Keywords }
+
+// newItem makes an item from a prototype with a fresh durable id. It is not
+// placed anywhere yet.
+func (z *Zone) newItem(p *content.Item) *Item {
+	it := &Item{rid: z.newRID(), id: z.newItemID(), proto: p, slot: -1, closed: p.Closed, locked: p.Locked}
+	z.items[it.rid] = it
+	return it
+}
+
+// itemFromRecord rebuilds a saved item and its contents. An item whose
+// prototype no longer exists is dropped with a log line: content changed
+// under a saved character.
+func (z *Zone) itemFromRecord(ir ItemRecord) *Item {
+	p := z.set.Items[ir.Proto]
+	if p == nil {
+		z.log.Warn("zone: saved item has no prototype any more; dropped", "item", ir.ID, "proto", ir.Proto)
+		return nil
+	}
+	it := &Item{rid: z.newRID(), id: ir.ID, proto: p, slot: -1, closed: ir.Closed, locked: ir.Locked}
+	z.items[it.rid] = it
+	for _, cr := range ir.Contents {
+		if sub := z.itemFromRecord(cr); sub != nil {
+			sub.in = it
+			it.contents = append(it.contents, sub)
+		}
+	}
+	return it
+}
+
+func itemRecord(it *Item) ItemRecord {
+	ir := ItemRecord{ID: it.id, Proto: it.proto.Ref, Closed: it.closed, Locked: it.locked}
+	for _, sub := range it.contents {
+		ir.Contents = append(ir.Contents, itemRecord(sub))
+	}
+	return ir
+}
+
+// detachItem takes it out of wherever it is.
+func (z *Zone) detachItem(it *Item) {
+	switch {
+	case it.room != nil:
+		it.room.items = removeItem(it.room.items, it)
+		it.room = nil
+	case it.carrier != nil:
+		c := it.carrier
+		if it.slot >= 0 {
+			c.eq[it.slot] = nil
+			it.slot = -1
+		} else {
+			c.inv = removeItem(c.inv, it)
+		}
+		it.carrier = nil
+	case it.in != nil:
+		it.in.contents = removeItem(it.in.contents, it)
+		it.in = nil
+	}
+}
+
+func (z *Zone) itemToRoom(it *Item, r *Room) {
+	z.detachItem(it)
+	it.room = r
+	r.items = append(r.items, it)
+}
+
+func (z *Zone) itemToChar(it *Item, c *Char) {
+	z.detachItem(it)
+	it.carrier = c
+	c.inv = append(c.inv, it)
+}
+
+func (z *Zone) itemToContainer(it *Item, cont *Item) {
+	z.detachItem(it)
+	it.in = cont
+	cont.contents = append(cont.contents, it)
+}
+
+// extractItem destroys it and everything in it.
+func (z *Zone) extractItem(it *Item) {
+	z.detachItem(it)
+	z.forgetItem(it)
+}
+
+// forgetItem drops it and its contents from the zone's index without
+// touching containment: for items that leave the zone with their holder.
+func (z *Zone) forgetItem(it *Item) {
+	delete(z.items, it.rid)
+	for _, sub := range it.contents {
+		z.forgetItem(sub)
+	}
+}
+
+// adoptItem gives it and its contents fresh rids in this zone.
+func (z *Zone) adoptItem(it *Item) {
+	it.rid = z.newRID()
+	z.items[it.rid] = it
+	for _, sub := range it.contents {
+		z.adoptItem(sub)
+	}
+}
+
+// contains reports whether it holds other, however deep.
+func (it *Item) contains(other *Item) bool {
+	for _, sub := range it.contents {
+		if sub == other || sub.contains(other) {
+			return true
+		}
+	}
+	return false
+}
+
+func removeItem(list []*Item, it *Item) []*Item {
+	for i, o := range list {
+		if o == it {
+			copy(list[i:], list[i+1:])
+			list[len(list)-1] = nil
+			return list[:len(list)-1]
+		}
+	}
+	return list
+}

@@ -1,0 +1,94 @@
+package zone
+
+// Every message a zone's inbox or mailbox carries is one of the types in this
+// file. A message that carries a pointer hands ownership of what it points to
+// over to the receiving zone; its doc says so.
+
+// msg is the sealed interface of inbox messages.
+type msg interface{ isMsg() }
+
+// fromSession is implemented by messages that came from a session, so that a
+// fault while handling one disconnects that session (seed 002, Faults).
+type fromSession interface {
+	msg
+	session() Session
+}
+
+// inputMsg is one line a player typed. seq is the session's own count of
+// lines; the zone applies each seq once and drops any at or below the
+// player's high-water mark.
+type inputMsg struct {
+	sess Session
+	seq  uint64
+	line string
+}
+
+// dropMsg says a session's connection has gone without a quit: the
+// character goes link-dead.
+type dropMsg struct{ sess Session }
+
+// arriveMsg puts a character into the world. The record is owned by the
+// zone from now on. room is a ref; "" or a room this zone lacks means the
+// start room. note, if set, is told to the player after the room.
+type arriveMsg struct {
+	rec  *CharRecord
+	sess Session
+	room string
+	note string
+	// fresh is set for a login (a new arrival in the world), false for a
+	// resume of a record that was in flight.
+	fresh bool
+}
+
+// wakeMsg tells the zone that a login is waiting for the named character;
+// if this zone holds it, the zone takes the waiting session from the shard
+// and attaches it.
+type wakeMsg struct{ name string }
+
+// transferMsg carries a character from one zone to another. The *Char and
+// everything it carries are owned by the receiving zone from now on; the
+// sending zone keeps no pointer to them.
+type transferMsg struct {
+	ch   *Char
+	room string // destination room ref
+	from string // direction word the character came from, "" if none
+	// via tells the arrival how the character came: "walk" shows the
+	// ordinary arrival line; others are for later kinds of travel.
+	via string
+}
+
+// tellMsg delivers a tell to a player this zone holds.
+type tellMsg struct {
+	from, to, text string
+	// replyTo is the zone of the sender, to report a failed delivery.
+	replyTo *Zone
+}
+
+// noticeMsg is a line for one player (a tell that failed, a system message).
+type noticeMsg struct {
+	to   string
+	text string
+}
+
+// broadcastMsg is a line for every player in the zone (shutdown warnings,
+// admin announcements).
+type broadcastMsg struct{ text string }
+
+// queryMsg runs fn on the zone goroutine and is how other goroutines read
+// zone state: fn writes its answer to a channel of capacity 1 that the
+// asker owns. It is for tests, admin tools and metrics, never game logic.
+type queryMsg struct{ fn func(z *Zone) }
+
+func (inputMsg) isMsg()     {}
+func (dropMsg) isMsg()      {}
+func (arriveMsg) isMsg()    {}
+func (wakeMsg) isMsg()      {}
+func (transferMsg) isMsg()  {}
+func (tellMsg) isMsg()      {}
+func (noticeMsg) isMsg()    {}
+func (broadcastMsg) isMsg() {}
+func (queryMsg) isMsg()     {}
+
+func (m inputMsg) session() Session  { return m.sess }
+func (m dropMsg) session() Session   { return m.sess }
+func (m arriveMsg) session() Session { return m.sess }

@@ -1,0 +1,104 @@
+package zone
+
+// CharRecord is everything durable about a character: what the world hands
+// a zone when the character enters, and what the zone hands back when it
+// leaves or is saved. It is plain data; a record handed over is owned by the
+// receiver.
+type CharRecord struct {
+	Name    string
+	Created int64 // unix seconds
+	Played  int64 // seconds in the world, all sessions
+	// Commands counts the commands the character has had applied. It only
+	// grows, so it measures progress: a restore can be checked against it.
+	Commands uint64
+
+	// Zone and Room are where the character stands: the placement. Zone is
+	// never an instance id; inside an instance the record keeps the anchor
+	// (the zone and room it was entered from) in AnchorZone and AnchorRoom.
+	Zone       string
+	Room       string
+	AnchorZone string
+	AnchorRoom string
+
+	Title string
+	Admin bool
+
+	Level int
+	Exp   int
+	HP    int
+	Mana  int
+	Moves int
+	Gold  int
+
+	Items    []ItemRecord
+	Affects  []AffectRecord
+	Settings Settings
+
+	// Epoch is the owner epoch of the login that holds the character; the
+	// store refuses a save from an older epoch. Arrival counts the
+	// character's arrivals in zones; a save carries the arrival it belongs
+	// to. Both are set by the world.
+	Epoch   uint64
+	Arrival uint64
+}
+
+// ItemRecord is one item a character owns, with what it contains.
+type ItemRecord struct {
+	ID       uint64
+	Proto    string
+	Slot     string // equipment slot it is worn in, "" if carried
+	Closed   bool
+	Locked   bool
+	Contents []ItemRecord
+}
+
+// AffectRecord is one affect on a character.
+type AffectRecord struct {
+	Name   string
+	Pulses int // pulses left; -1 for permanent
+	Stacks int
+	Mag    int
+}
+
+// Settings are a player's own choices.
+type Settings struct {
+	Color        string // "" (from the client), off, 16, 256, truecolor
+	ScreenReader bool
+	Brief        bool
+	PvP          bool
+	Vitals       bool // show vitals in the prompt
+}
+
+// Clone returns a deep copy of the record.
+func (r *CharRecord) Clone() *CharRecord {
+	c := *r
+	c.Items = cloneItems(r.Items)
+	c.Affects = append([]AffectRecord(nil), r.Affects...)
+	return &c
+}
+
+func cloneItems(items []ItemRecord) []ItemRecord {
+	if items == nil {
+		return nil
+	}
+	out := make([]ItemRecord, len(items))
+	for i, it := range items {
+		out[i] = it
+		out[i].Contents = cloneItems(it.Contents)
+	}
+	return out
+}
+
+// ItemIDs lists every item id in the record, depth first.
+func (r *CharRecord) ItemIDs() []uint64 {
+	var out []uint64
+	var walk func([]ItemRecord)
+	walk = func(items []ItemRecord) {
+		for i := range items {
+			out = append(out, items[i].ID)
+			walk(items[i].Contents)
+		}
+	}
+	walk(r.Items)
+	return out
+}

@@ -1,0 +1,79 @@
+package zone
+
+import "zonemud/world/content"
+
+// Room is a room's runtime state. Its prototype is shared and immutable.
+// Zone goroutine only.
+type Room struct {
+	proto  *content.Room
+	people []*Char
+	items  []*Item
+	doors  [content.NumDirs]doorState
+	// objVer counts changes to the persistent items lying here; objSaved
+	// is the count the last queued checkpoint carried.
+	objVer, objSaved uint64
+}
+
+type doorState uint8
+
+const (
+	doorNone doorState = iota
+	doorOpen
+	doorClosed
+	doorLocked
+)
+
+func newRoom(p *content.Room) *Room {
+	r := &Room{proto: p}
+	for d, ex := range p.Exits {
+		if ex == nil || ex.Door == nil {
+			continue
+		}
+		switch {
+		case ex.Door.Locked:
+			r.doors[d] = doorLocked
+		case ex.Door.Closed:
+			r.doors[d] = doorClosed
+		default:
+			r.doors[d] = doorOpen
+		}
+	}
+	return r
+}
+
+// ref is the room's authored ref.
+func (r *Room) ref() string { return r.proto.Ref }
+
+func (r *Room) addChar(c *Char) {
+	r.people = append(r.people, c)
+	c.room = r
+}
+
+func (r *Room) removeChar(c *Char) {
+	for i, o := range r.people {
+		if o == c {
+			copy(r.people[i:], r.people[i+1:])
+			r.people[len(r.people)-1] = nil
+			r.people = r.people[:len(r.people)-1]
+			break
+		}
+	}
+	c.room = nil
+}
+
+// players counts the players in the room.
+func (r *Room) players() int {
+	n := 0
+	for _, c := range r.people {
+		if c.pl != nil {
+			n++
+		}
+	}
+	return n
+}
+
+// exitOpen reports whether one can pass d: an exit with no door or an open
+// one.
+func (r *Room) exitOpen(d content.Dir) bool {
+	return r.proto.Exits[d] != nil && (r.doors[d] == doorNone || r.doors[d] == doorOpen)
+}

@@ -1,0 +1,167 @@
+package zone
+
+import (
+	"time"
+
+	"zonemud/world/content"
+)
+
+// Saving (seed 002). The zone never writes to disk: it copies what changed
+// into a SaveBatch on its own goroutine and hands it to the saver.
+//
+//   - A character is saved only while it has changed since its last
+//     committed save (ver > savedVer).
+//   - Every dirty character of the zone at one checkpoint goes in one batch,
+//     which the store commits all or nothing, so a give between two players,
+//     or a drop and a pick-up, is never half saved.
+//   - Checkpoints fall every checkpoint interval, at a phase drawn at random
+//     when the zone starts, so a character's first save lands at a random
+//     point within one interval of its arrival and zones do not all save at
+//     once.
+//   - Each record carries the arrival it belongs to; the answer only marks
+//     a character clean if it is still on that same arrival, so a save from
+//     an earlier stay never marks this one clean.
+//   - Every hand-back (quit, link-dead reap, fault, stop) and every move to
+//     another zone checkpoints the zone with the leaver in it before the
+//     return is posted, so a load that follows reads it.
+
+// savedMsg is the saver's answer to a batch.
+type savedMsg struct {
+	entries []savedEntry
+	rooms   []*Room
+	err     error
+}
+
+type savedEntry struct {
+	name    string
+	arrival uint64
+	ver     uint64
+}
+
+func (savedMsg) isMsg() {}
+
+// startCheckpoints schedules the zone's periodic checkpoint.
+func (z *Zone) startCheckpoints() {
+	interval := uint64(time.Duration(z.cfg.CheckpointSecs) * time.Second / PulseInterval)
+	if interval < 1 {
+		interval = 1
+	}
+	phase := 1 + uint64(z.rng.Int64N(int64(interval)))
+	z.pulses.after(phase, func() {
+		z.checkpoint(nil)
+		z.pulses.every(interval, func() { z.checkpoint(nil) })
+	})
+}
+
+// dirty marks a character as changed since its last save.
+func (z *Zone) dirty(c *Char) {
+	if c != nil && c.pl != nil {
+		c.pl.ver++
+	}
+}
+
+// roomChanged marks a room whose lying items changed, if the change can
+// persist: anything in a storage room, a persistent item anywhere. An
+// instance never persists anything.
+func (z *Zone) roomChanged(r *Room, it *Item) {
+	if z.isInstance() || r == nil {
+		return
+	}
+	if r.proto.Flags.Has(content.RoomStorage) || it.proto.Flags.Has(content.ItemPersistent) {
+		r.objVer++
+	}
+}
+
+// checkpoint queues one batch with every dirty character, every leaver in
+// leaving (already out of the zone), and every changed persistent room.
+// It does nothing when nothing changed.
+func (z *Zone) checkpoint(leaving []*CharRecord) {
+	b := &SaveBatch{Zone: z.id}
+	var entries []savedEntry
+	for _, c := range z.players {
+		if c.pl.ver == c.pl.savedVer {
+			continue
+		}
+		rec := z.record(c)
+		b.Chars = append(b.Chars, rec)
+		entries = append(entries, savedEntry{name: c.name, arrival: c.pl.arrival, ver: c.pl.ver})
+	}
+	b.Chars = append(b.Chars, leaving...)
+	var rooms []*Room
+	if !z.isInstance() {
+		for _, r := range z.rooms {
+			if r.objVer == r.objSaved {
+				continue
+			}
+			b.Rooms = append(b.Rooms, RoomRecord{Room: r.ref(), Items: z.persistentItems(r)})
+			r.objSaved = r.objVer
+			rooms = append(rooms, r)
+		}
+	}
+	if len(b.Chars) == 0 && len(b.Rooms) == 0 {
+		return
+	}
+	z.checkpoints.Add(1)
+	b.Done = func(err error) { z.send(savedMsg{entries: entries, rooms: rooms, err: err}) }
+	z.shard.Checkpoint(b)
+}
+
+// persistentItems lists the items of r that survive a restart: everything
+// in a storage room, items flagged persistent anywhere.
+func (z *Zone) persistentItems(r *Room) []ItemRecord {
+	storage := r.proto.Flags.Has(content.RoomStorage)
+	var out []ItemRecord
+	for _, it := range r.items {
+		if storage || it.proto.Flags.Has(content.ItemPersistent) {
+			out = append(out, itemRecord(it))
+		}
+	}
+	return out
+}
+
+// handleSaved marks characters clean after their save committed, if they
+// are still here on the same arrival and have not changed past what was
+// saved. A refused or failed batch leaves them dirty for the next
+// checkpoint; rooms it carried are marked changed again.
+func (z *Zone) handleSaved(m savedMsg) {
+	if m.err != nil {
+		z.saveFailures.Add(1)
+		z.log.Warn("zone: checkpoint not committed; will retry", "err", m.err)
+		for _, r := range m.rooms {
+			r.objVer++
+		}
+		return
+	}
+	for _, e := range m.entries {
+		c := z.players[e.name]
+		if c == nil || c.pl.arrival != e.arrival {
+			continue
+		}
+		if e.ver > c.pl.savedVer {
+			c.pl.savedVer = e.ver
+		}
+	}
+}
+
+// loadObjects places the persistent objects the world read from the store
+// for this zone at boot. An instance loads none: every copy of a template
+// has the same room refs, so loading would make one stored item lootable
+// in every copy.
+func (z *Zone) loadObjects(objs map[string][]ItemRecord) {
+	if z.isInstance() {
+		return
+	}
+	for ref, items := range objs {
+		r := z.localRoom(ref)
+		if r == nil {
+			z.log.Warn("zone: stored objects for a room that no longer exists; left in the store", "room", ref, "items", len(items))
+			continue
+		}
+		for _, ir := range items {
+			if it := z.itemFromRecord(ir); it != nil {
+				it.room = r
+				r.items = append(r.items, it)
+			}
+		}
+	}
+}

@@ -1,0 +1,377 @@
+package zone
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+)
+
+// This file is how players come and go: arrival, a session attaching to a
+// character, input, a dropped connection, quitting, and the hand-back.
+
+// handleArrive puts a character into the world from a login.
+func (z *Zone) handleArrive(m arriveMsg) {
+	if m.rec == nil {
+		return
+	}
+	if old := z.players[m.rec.Name]; old != nil {
+		// The world routes every login of a character to the zone that
+		// holds it, so this is a broken invariant: never build a second
+		// copy. Attach the session to the character we hold instead.
+		z.log.Error("zone: asked to hold a character it already holds", "name", m.rec.Name)
+		if m.sess != nil {
+			z.attach(old, m.sess)
+		}
+		return
+	}
+	if m.sess != nil && m.sess.Closed() {
+		// The player hung up while the login was in flight.
+		z.shard.HandBack(m.rec, "gone")
+		return
+	}
+	if z.stopping {
+		z.shard.HandBack(m.rec, "stop")
+		if m.sess != nil {
+			m.sess.Close("The world is shutting down. Please come back in a moment.")
+		}
+		return
+	}
+	c := z.newPlayerChar(m.rec)
+	c.rid = z.newRID()
+	z.chars[c.rid] = c
+	for _, it := range c.carried() {
+		z.adoptTree(it)
+	}
+	room := z.localRoom(m.room)
+	note := m.note
+	if room == nil {
+		room = z.startRoom()
+		if m.room != "" && note == "" {
+			note = "The place where you last stood is gone; you find yourself somewhere familiar."
+		}
+	}
+	z.players[c.name] = c
+	z.rosterOld = true
+	c.pl.arrival++
+	z.dirty(c) // the new epoch and placement are worth saving
+	z.act(room, nil, c, "$n has entered the world.")
+	room.addChar(c)
+	if m.sess != nil {
+		z.bind(c, m.sess)
+	} else {
+		z.goLinkDead(c)
+	}
+	z.showRoom(c)
+	if note != "" {
+		z.sendLine(c, note)
+	}
+	z.afterArrival(c)
+}
+
+// adoptTree gives an item tree rids already made by itemFromRecord a home
+// in the index; itemFromRecord registered them, so this only fixes the
+// worn-or-carried pointers' index entries if missing.
+func (z *Zone) adoptTree(it *Item) {
+	if _, ok := z.items[it.rid]; !ok {
+		z.adoptItem(it)
+	}
+}
+
+// afterArrival runs once a character is in a room here, whether it logged in
+// or walked in: a waiting login takes over, and the character starts
+// counting toward saves.
+func (z *Zone) afterArrival(c *Char) {
+	if s := z.shard.TakePending(c.name, z); s != nil {
+		z.attach(c, s)
+	}
+}
+
+// bind makes s the session of c and points s's input here.
+func (z *Zone) bind(c *Char, s Session) {
+	p := c.pl
+	p.sess = s
+	p.appliedSeq = 0
+	p.linkDead = false
+	p.reap.cancel()
+	p.lastInput = time.Now()
+	z.bySess[s.ID()] = c
+	s.SetZone(z)
+	z.rosterOld = true
+}
+
+// handleWake attaches a waiting login to a character held here.
+func (z *Zone) handleWake(m wakeMsg) {
+	c := z.players[m.name]
+	if c == nil {
+		return // not here (in flight to another zone, or gone): its next holder checks
+	}
+	if s := z.shard.TakePending(m.name, z); s != nil {
+		z.attach(c, s)
+	}
+}
+
+// attach gives a character held here a new session: a reconnect to a
+// link-dead character, or a takeover of one that is online elsewhere.
+func (z *Zone) attach(c *Char, s Session) {
+	p := c.pl
+	old := p.sess
+	if old != nil && old.ID() == s.ID() {
+		return
+	}
+	wasLinkDead := p.linkDead
+	if old != nil {
+		delete(z.bySess, old.ID())
+		z.flushOne(c, false)
+		old.Close(fmt.Sprintf("%s has just logged in from another connection; this one is closed.", c.name))
+	}
+	z.bind(c, s)
+	if s.Closed() {
+		z.goLinkDead(c)
+		return
+	}
+	switch {
+	case wasLinkDead:
+		z.act(c.room, c, c, "$n has reconnected.")
+		z.sendLine(c, "Reconnecting. You are where you left off.")
+	case old != nil:
+		z.sendLine(c, "You take over your character from your other connection.")
+	}
+	z.showRoom(c)
+}
+
+// handleDrop marks a character link-dead when its session's connection goes.
+func (z *Zone) handleDrop(m dropMsg) {
+	c := z.bySess[m.sess.ID()]
+	if c == nil || c.pl.sess != m.sess {
+		return // an old session of a character that has a new one
+	}
+	delete(z.bySess, m.sess.ID())
+	c.pl.sess = nil
+	z.goLinkDead(c)
+}
+
+// goLinkDead leaves c in the world without a connection, and hands it back
+// if nobody reconnects within the grace window.
+func (z *Zone) goLinkDead(c *Char) {
+	p := c.pl
+	if p.sess != nil {
+		delete(z.bySess, p.sess.ID())
+		p.sess = nil
+	}
+	p.linkDead = true
+	p.out = p.out[:0]
+	z.rosterOld = true
+	if c.room != nil {
+		z.act(c.room, c, c, "$n has lost $s link.")
+	}
+	p.reap.cancel()
+	p.reap = z.pulses.after(uint64(time.Duration(z.cfg.LinkDeadSecs)*time.Second/PulseInterval), func() {
+		if z.players[c.name] == c && c.pl.linkDead {
+			if c.room != nil {
+				z.act(c.room, c, c, "$n fades from the world.")
+			}
+			z.handBack(c, "linkdead")
+		}
+	})
+}
+
+// handleInput runs one line a player typed, once.
+func (z *Zone) handleInput(m inputMsg) {
+	c := z.bySess[m.sess.ID()]
+	if c == nil {
+		// Not held here. If the session points at another zone now, the
+		// line was posted before its character moved: pass it on. The
+		// mailbox keeps it behind the transfer.
+		if nz := m.sess.Zone(); nz != nil && nz != z {
+			nz.send(m)
+		}
+		return
+	}
+	p := c.pl
+	if m.seq <= p.appliedSeq {
+		z.dropped.Add(1)
+		return
+	}
+	p.appliedSeq = m.seq
+	p.lastInput = time.Now()
+	p.atPrompt = false
+	p.commands++
+	z.dirty(c)
+	z.interpret(c, m.line)
+	if z.bySess[m.sess.ID()] == c {
+		z.prompt(c) // unless the command took c out of this zone
+	}
+}
+
+// quit takes the character out of the world now and closes its session.
+func (z *Zone) quit(c *Char) {
+	s := c.pl.sess
+	z.flushOne(c, false)
+	z.act(c.room, c, c, "$n has left the world.")
+	z.handBack(c, "quit")
+	if s != nil {
+		s.Close("You step out of the world. Your character is saved. Farewell!")
+	}
+}
+
+// handBack is the leaving order of seed 002: remove the character, cancel
+// its timers, queue its save, post the return, and only then let the
+// session go (the caller closes it).
+func (z *Zone) handBack(c *Char, why string) {
+	rec := z.record(c)
+	if c.room != nil {
+		c.room.removeChar(c)
+	}
+	z.forget(c)
+	z.checkpoint([]*CharRecord{rec})
+	// The batch now belongs to the saver; the shard gets its own copy.
+	z.shard.HandBack(rec.Clone(), why)
+}
+
+// forget drops c and everything it carries from the zone's indexes and
+// cancels its timers, without building a record.
+func (z *Zone) forget(c *Char) {
+	delete(z.chars, c.rid)
+	for _, it := range c.carried() {
+		z.forgetItem(it)
+	}
+	if c.pl != nil {
+		c.pl.reap.cancel()
+		if c.pl.sess != nil {
+			delete(z.bySess, c.pl.sess.ID())
+			c.pl.sess = nil
+		}
+		delete(z.players, c.name)
+		z.rosterOld = true
+	}
+	c.wander.cancel()
+}
+
+// idleSweep logs out players who have typed nothing for too long.
+func (z *Zone) idleSweep() {
+	limit := time.Duration(z.cfg.IdleMins) * time.Minute
+	for _, c := range z.sortedPlayers() {
+		if c.pl.sess != nil && time.Since(c.pl.lastInput) > limit {
+			z.flushOne(c, false)
+			z.act(c.room, c, c, "$n drifts out of the world.")
+			s := c.pl.sess
+			z.handBack(c, "idle")
+			s.Close(fmt.Sprintf("You have been idle for %d minutes and drift out of the world. Your character is saved.", z.cfg.IdleMins))
+		}
+	}
+	z.rosterOld = true
+}
+
+func (z *Zone) sortedPlayers() []*Char {
+	out := make([]*Char, 0, len(z.players))
+	for _, c := range z.players {
+		out = append(out, c)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].name < out[j].name })
+	return out
+}
+
+// output
+
+// sendLine queues a line of text for c.
+func (z *Zone) sendLine(c *Char, text string) {
+	p := c.pl
+	if p == nil || p.sess == nil {
+		return
+	}
+	if p.atPrompt {
+		p.out = append(p.out, '\n')
+		p.atPrompt = false
+	}
+	p.out = append(p.out, text...)
+	p.out = append(p.out, '\n')
+	if !p.queued {
+		p.queued = true
+		z.flushList = append(z.flushList, c)
+	}
+}
+
+// sendText queues text that already ends in a newline (or that must not
+// get one).
+func (z *Zone) sendText(c *Char, text string) {
+	if strings.HasSuffix(text, "\n") {
+		text = text[:len(text)-1]
+	}
+	z.sendLine(c, text)
+}
+
+// prompt makes sure c's output ends with a prompt.
+func (z *Zone) prompt(c *Char) {
+	p := c.pl
+	if p.sess == nil {
+		return
+	}
+	if !p.queued {
+		p.queued = true
+		z.flushList = append(z.flushList, c)
+	}
+}
+
+// promptText is what the prompt says.
+func (z *Zone) promptText(c *Char) string {
+	if c.pl.settings.Vitals {
+		return fmt.Sprintf("<%dhp %dm %dmv> ", c.hp, c.mana, c.mv)
+	}
+	return "> "
+}
+
+// flush hands every player's waiting output, with a prompt, to its session.
+func (z *Zone) flush() {
+	z.publishRoster()
+	if len(z.flushList) == 0 {
+		return
+	}
+	for i, c := range z.flushList {
+		z.flushList[i] = nil
+		z.flushOne(c, true)
+	}
+	z.flushList = z.flushList[:0]
+}
+
+// unqueue takes c off the flush list: c is leaving this zone's hands.
+func (z *Zone) unqueue(c *Char) {
+	if c.pl == nil || !c.pl.queued {
+		return
+	}
+	c.pl.queued = false
+	for i, o := range z.flushList {
+		if o == c {
+			z.flushList = append(z.flushList[:i], z.flushList[i+1:]...)
+			return
+		}
+	}
+}
+
+// flushOne hands c's waiting output to its session, ending it with a
+// prompt if prompt is set. A session that is closing drops it; its reader
+// reports the drop.
+func (z *Zone) flushOne(c *Char, prompt bool) {
+	p := c.pl
+	if p == nil || !p.queued {
+		return
+	}
+	p.queued = false
+	if p.sess == nil || (!prompt && len(p.out) == 0) {
+		p.out = p.out[:0]
+		return
+	}
+	if prompt {
+		if len(p.out) > 0 {
+			p.out = append(p.out, '\n')
+		}
+		p.out = append(p.out, z.promptText(c)...)
+	}
+	p.sess.Write(p.out, prompt)
+	p.atPrompt = prompt
+	if cap(p.out) > 64<<10 {
+		p.out = nil // a burst's buffer is not kept
+	} else {
+		p.out = p.out[:0]
+	}
+}

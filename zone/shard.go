@@ -1,0 +1,75 @@
+package zone
+
+// Shard is what a zone needs of the world that hosts it. The world
+// implements it. Every method is safe to call from a zone goroutine and
+// none of them blocks on another zone.
+type Shard interface {
+	// Zone returns the hosted zone with this id, or nil.
+	Zone(id string) *Zone
+	// Zones returns every hosted zone. The slice is shared and must not be
+	// modified.
+	Zones() []*Zone
+	// Where returns the zone that holds the named character, or nil.
+	Where(name string) *Zone
+	// Moving records that the named character is on its way to zone to and
+	// then calls deliver, both under the character's residency lock, so a
+	// login that looks the character up sees either the old zone before the
+	// transfer was queued or the new one after.
+	Moving(name string, to *Zone, deliver func())
+	// TakePending returns a session waiting to take over the named
+	// character, if from is the zone that holds it; nil otherwise.
+	TakePending(name string, from *Zone) Session
+	// HandBack takes a character out of the world: quit, link-dead reap,
+	// a fault, or a stopping zone. The record is owned by the shard from
+	// now on. If a login is waiting for the character, the shard gives it
+	// the record instead of letting the character go.
+	HandBack(rec *CharRecord, why string)
+	// Checkpoint queues a zone's save batch for the saver. It never blocks.
+	Checkpoint(b *SaveBatch)
+	// ReserveItemIDs returns the first of n fresh durable item ids.
+	ReserveItemIDs(n uint64) uint64
+}
+
+// Session is a player's connection as a zone sees it. The gate implements it
+// for telnet and SSH alike. Every method is safe for concurrent use and none
+// blocks: output goes to a bounded queue, and a session whose queue is full
+// closes itself rather than stall the zone.
+type Session interface {
+	// ID is unique among sessions in this process.
+	ID() uint64
+	// Write queues output (text with colour markup). prompt says the text
+	// ends with a prompt, which the session marks for the client (telnet
+	// EOR or GA). It reports false if the session is closed.
+	Write(p []byte, prompt bool) bool
+	// Close queues msg as the last output and closes the connection.
+	Close(msg string)
+	// SetZone points the session's input at z.
+	SetZone(z *Zone)
+	// Zone is where the session's input goes now.
+	Zone() *Zone
+	// Width is the client's line width for wrapping (at least 20).
+	Width() int
+	// GMCP sends an out-of-band message if the client asked for the
+	// package; otherwise it does nothing.
+	GMCP(pkg string, data any)
+	// Closed reports whether the connection has gone.
+	Closed() bool
+}
+
+// SaveBatch is one zone's checkpoint: every dirty character of the zone at
+// one moment, to be committed in one transaction.
+type SaveBatch struct {
+	Zone  string // zone id
+	Chars []*CharRecord
+	// Rooms are the persistent objects of rooms whose lying items changed.
+	Rooms []RoomRecord
+	// Done, if set, is called by the saver (on its own goroutine) when the
+	// batch has committed or failed. It must only post.
+	Done func(err error)
+}
+
+// RoomRecord is every persistent item lying in one room.
+type RoomRecord struct {
+	Room  string
+	Items []ItemRecord
+}

@@ -1,0 +1,563 @@
+package zone
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/binary"
+	"fmt"
+	"hash/fnv"
+	"log/slog"
+	mrand "math/rand/v2"
+	"os"
+	"runtime/debug"
+	"sync/atomic"
+	"time"
+
+	"zonemud/world/content"
+)
+
+// InboxSize is the capacity of a zone's inbox.
+const InboxSize = 256
+
+// Config is the [zone] section of config.toml.
+type Config struct {
+	// LinkDeadSecs is how long a character whose connection dropped stays
+	// in the world waiting for its player to come back.
+	LinkDeadSecs int `toml:"linkdead_secs"`
+	// IdleMins logs out a player who has typed nothing for this long
+	// (0: never).
+	IdleMins int `toml:"idle_mins"`
+	// CheckpointSecs is the save interval for characters that changed.
+	CheckpointSecs int `toml:"checkpoint_secs"`
+	// Dormant lets an empty zone with nothing due stop its ticker.
+	Dormant bool `toml:"dormant"`
+	// MaxRoomItems caps the items lying in one room; drops past it are
+	// refused.
+	MaxRoomItems int `toml:"max_room_items"`
+}
+
+// DefaultConfig is the configuration used where config.toml is silent.
+func DefaultConfig() Config {
+	return Config{LinkDeadSecs: 60, IdleMins: 60, CheckpointSecs: 10, Dormant: true, MaxRoomItems: 1000}
+}
+
+// Validate reports the first out-of-range value, naming its key.
+func (c Config) Validate() error {
+	switch {
+	case c.LinkDeadSecs < 1 || c.LinkDeadSecs > 3600:
+		return fmt.Errorf("zone.linkdead_secs: %d is out of range 1 to 3600", c.LinkDeadSecs)
+	case c.IdleMins < 0 || c.IdleMins > 24*60:
+		return fmt.Errorf("zone.idle_mins: %d is out of range 0 to 1440", c.IdleMins)
+	case c.CheckpointSecs < 1 || c.CheckpointSecs > 3600:
+		return fmt.Errorf("zone.checkpoint_secs: %d is out of range 1 to 3600", c.CheckpointSecs)
+	case c.MaxRoomItems < 10 || c.MaxRoomItems > 100000:
+		return fmt.Errorf("zone.max_room_items: %d is out of range 10 to 100000", c.MaxRoomItems)
+	}
+	return nil
+}
+
+// Zone is the actor. Its exported methods are safe from any goroutine; they
+// only post. Everything else is owned by the goroutine running Run.
+type Zone struct {
+	id       string        // immutable after New: which actor this is
+	template string        // immutable after New: whose content it runs
+	proto    *content.Zone // immutable after New
+	shard    Shard         // immutable after New
+	cfg      Config        // immutable after New
+	log      *slog.Logger  // immutable after New
+
+	inbox chan msg      // sessions post here; may block while the zone lives
+	mail  mailbox       // zone-to-zone and world traffic; never blocks
+	dead  chan struct{} // closed when Run returns
+
+	owner ownerCheck
+
+	// Zone goroutine only from here down.
+	set       *content.Set
+	pulses    pulses
+	tasks     taskQueue
+	rng       *mrand.Rand
+	rooms     map[string]*Room
+	chars     map[rid]*Char
+	items     map[rid]*Item
+	players   map[string]*Char // by name
+	bySess    map[uint64]*Char // by session id
+	nextRID   rid
+	itemIDs   [2]uint64 // next, end of the reserved block
+	flushList []*Char   // players with output waiting
+	stopping  bool
+	dormant   bool
+	rosterOld bool // the published roster is out of date
+	msgSeq    uint64
+	handling  msg                     // the message being handled, for fault reports
+	objects   map[string][]ItemRecord // placed at boot, then dropped
+
+	// Read from any goroutine.
+	roster       atomic.Pointer[[]RosterEntry] // atomic: written by the zone
+	pop          atomic.Int32                  // atomic: players held, link-dead included
+	faults       atomic.Uint64                 // atomic: recovered panics
+	lateMax      atomic.Int64                  // atomic: worst pulse lateness in ns since last read
+	pulseNo      atomic.Uint64                 // atomic: pulses ticked
+	dropped      atomic.Uint64                 // atomic: inputs dropped as duplicates
+	checkpoints  atomic.Uint64                 // atomic: batches queued
+	saveFailures atomic.Uint64                 // atomic: batches refused or failed
+	mailDepth    atomic.Int32                  // atomic: mailbox length at the last drain
+}
+
+// RosterEntry is one player as `who` shows it.
+type RosterEntry struct {
+	Name     string
+	Title    string
+	Level    int
+	Zone     string // zone name
+	LinkDead bool
+	Admin    bool
+	Idle     time.Duration
+}
+
+// Options are the less common settings of New.
+type Options struct {
+	// ID, when set, makes this zone an instance of proto: its id differs
+	// from its template.
+	ID string
+	// Seed seeds the zone's RNG; 0 picks one from the id (a permanent zone)
+	// or from crypto/rand (an instance).
+	Seed uint64
+	Log  *slog.Logger
+	// Objects are the persistent items the store holds for this zone's
+	// rooms, by room ref. An instance gets none.
+	Objects map[string][]ItemRecord
+}
+
+// New builds a zone for proto but does not start it; call Run.
+func New(proto *content.Zone, set *content.Set, shard Shard, cfg Config, opt Options) *Zone {
+	id := proto.ID
+	if opt.ID != "" {
+		id = opt.ID
+	}
+	seed := opt.Seed
+	if seed == 0 {
+		if id == proto.ID {
+			h := fnv.New64a()
+			h.Write([]byte(id))
+			seed = h.Sum64()
+		} else {
+			var b [8]byte
+			_, _ = rand.Read(b[:]) // crypto/rand.Read never fails on supported platforms
+			seed = binary.LittleEndian.Uint64(b[:])
+		}
+	}
+	lg := opt.Log
+	if lg == nil {
+		lg = slog.Default()
+	}
+	lg = lg.With("zone", id)
+	if id != proto.ID {
+		lg = lg.With("template", proto.ID)
+	}
+	z := &Zone{
+		id: id, template: proto.ID, proto: proto, shard: shard, cfg: cfg, log: lg,
+		inbox: make(chan msg, InboxSize),
+		mail:  newMailbox(),
+		dead:  make(chan struct{}),
+		set:   set,
+		rng:   mrand.New(mrand.NewPCG(seed, seed^0x9e3779b97f4a7c15)),
+		rooms: map[string]*Room{}, chars: map[rid]*Char{}, items: map[rid]*Item{},
+		players: map[string]*Char{}, bySess: map[uint64]*Char{},
+		objects: opt.Objects,
+	}
+	z.pulses.fault = func(v any) { z.recovered("pulse", v, nil) }
+	empty := []RosterEntry{}
+	z.roster.Store(&empty)
+	for _, rp := range proto.Rooms {
+		z.rooms[rp.Ref] = newRoom(rp)
+	}
+	return z
+}
+
+func init() {
+	if os.Getenv("MUD_DEBUG_GOROUTINES") == "1" {
+		debugOwner = true
+	}
+}
+
+// ID is which actor this zone is: its template id, or <template>#<hex> for
+// an instance.
+func (z *Zone) ID() string { return z.id }
+
+// Template is whose content this zone runs.
+func (z *Zone) Template() string { return z.template }
+
+// Name is the zone's display name.
+func (z *Zone) Name() string { return z.proto.Name }
+
+// Dead is closed when the zone has stopped.
+func (z *Zone) Dead() <-chan struct{} { return z.dead }
+
+// Roster is the zone's players as of its last change. Safe from any
+// goroutine; the slice must not be modified.
+func (z *Zone) Roster() []RosterEntry { return *z.roster.Load() }
+
+// Population is the number of players the zone holds, link-dead included.
+func (z *Zone) Population() int { return int(z.pop.Load()) }
+
+// Faults is the number of recovered panics.
+func (z *Zone) Faults() uint64 { return z.faults.Load() }
+
+// post delivers m to the inbox, blocking while the inbox is full and the
+// zone alive. It reports false if the zone has stopped.
+func (z *Zone) post(m msg) bool {
+	select {
+	case z.inbox <- m:
+		return true
+	case <-z.dead:
+		return false
+	}
+}
+
+// postOrDrop delivers m if the inbox has room and drops it otherwise. Only
+// for notices the zone can afford to miss.
+func (z *Zone) postOrDrop(m msg) bool {
+	select {
+	case z.inbox <- m:
+		return true
+	default:
+		return false
+	}
+}
+
+// send queues m on the zone's mailbox. It never blocks; it is how zones and
+// the world talk to a zone.
+func (z *Zone) send(m msg) { z.mail.push(m) }
+
+// Input posts a line a player typed. It blocks while the inbox is full and
+// reports false if the zone has stopped.
+func (z *Zone) Input(s Session, seq uint64, line string) bool {
+	return z.post(inputMsg{sess: s, seq: seq, line: line})
+}
+
+// Dropped tells the zone a session's connection went away without a quit.
+func (z *Zone) Dropped(s Session) bool { return z.post(dropMsg{sess: s}) }
+
+// Arrive queues a character's entry into the world at room (a ref; "" for
+// the start room). The zone owns rec from now on. note, if not empty, is
+// shown to the player after the room.
+func (z *Zone) Arrive(rec *CharRecord, s Session, room, note string) {
+	z.send(arriveMsg{rec: rec, sess: s, room: room, note: note, fresh: true})
+}
+
+// Wake tells the zone a login is waiting for the named character.
+func (z *Zone) Wake(name string) { z.send(wakeMsg{name: name}) }
+
+// Broadcast queues a line for every player in the zone.
+func (z *Zone) Broadcast(text string) { z.send(broadcastMsg{text: text}) }
+
+// Query runs fn on the zone goroutine and waits for it, or for ctx. It is
+// for tests and admin tools; fn must not block.
+func (z *Zone) Query(ctx context.Context, fn func(z *Zone)) error {
+	done := make(chan struct{}, 1)
+	z.send(queryMsg{fn: func(z *Zone) { fn(z); done <- struct{}{} }})
+	select {
+	case <-done:
+		return nil
+	case <-z.dead:
+		return fmt.Errorf("zone %s: stopped", z.id)
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// Run is the actor loop. It returns when ctx is cancelled, after the zone
+// has drained its queues and handed every character back.
+func (z *Zone) Run(ctx context.Context) {
+	z.owner.claim()
+	defer close(z.dead)
+	z.boot()
+	ticker := time.NewTicker(PulseInterval)
+	defer ticker.Stop()
+	var wake *time.Timer
+	var wakeC <-chan time.Time
+	var dormantAt time.Time
+	lastTick := time.Now()
+	wakeUp := func() {
+		if !z.dormant {
+			return
+		}
+		z.dormant = false
+		if wake != nil {
+			wake.Stop()
+			wakeC = nil
+		}
+		missed := uint64(time.Since(dormantAt) / PulseInterval)
+		z.pulses.catchUp(z.pulses.now+missed, func() { z.tasks.runDue(z.pulses.now, z.fireTask) })
+		z.pulseNo.Store(z.pulses.now)
+		ticker.Reset(PulseInterval)
+		lastTick = time.Now()
+	}
+	for {
+		select {
+		case <-ctx.Done():
+			z.stop()
+			return
+		case m := <-z.inbox:
+			wakeUp()
+			z.drainMail()
+			z.handle(m)
+		case <-z.mail.signal:
+			wakeUp()
+			z.drainMail()
+		case now := <-ticker.C:
+			if late := now.Sub(lastTick) - PulseInterval; late > 0 && int64(late) > z.lateMax.Load() {
+				z.lateMax.Store(int64(late))
+			}
+			lastTick = now
+			z.tick()
+			if z.cfg.Dormant && z.canSleep() {
+				next := z.nextDue()
+				ticker.Stop()
+				z.dormant = true
+				dormantAt = time.Now()
+				if next > 0 {
+					d := time.Duration(next-z.pulses.now) * PulseInterval
+					if wake == nil {
+						wake = time.NewTimer(d)
+					} else {
+						wake.Reset(d)
+					}
+					wakeC = wake.C
+				}
+			}
+		case <-wakeC:
+			wakeC = nil
+			wakeUp()
+		}
+		z.flush()
+	}
+}
+
+// canSleep reports whether the zone may stop its ticker: nobody here,
+// nothing queued, nothing due within a few pulses.
+func (z *Zone) canSleep() bool {
+	if len(z.players) > 0 || len(z.inbox) > 0 || z.mail.len() > 0 {
+		return false
+	}
+	next := z.nextDue()
+	return next == 0 || next > z.pulses.now+8
+}
+
+// nextDue is the pulse of the next pulse callback or task; 0 if none.
+func (z *Zone) nextDue() uint64 {
+	a, aok := z.pulses.nextDue()
+	b, bok := z.tasks.nextDue()
+	switch {
+	case aok && bok:
+		return min(a, b)
+	case aok:
+		return a
+	case bok:
+		return b
+	}
+	return 0
+}
+
+// drainMail handles everything on the mailbox.
+func (z *Zone) drainMail() {
+	q := z.mail.take()
+	if len(q) == 0 {
+		z.mail.recycle(q)
+		return
+	}
+	z.mailDepth.Store(int32(len(q)))
+	for _, m := range q {
+		z.handle(m)
+	}
+	z.mail.recycle(q)
+}
+
+// tick is one pulse.
+func (z *Zone) tick() {
+	z.pulses.tick()
+	z.tasks.runDue(z.pulses.now, z.fireTask)
+	z.pulseNo.Store(z.pulses.now)
+}
+
+func (z *Zone) fireTask(fn func()) {
+	defer func() {
+		if v := recover(); v != nil {
+			z.recovered("task", v, nil)
+		}
+	}()
+	fn()
+}
+
+// handle runs one message. A panic in a handler is recovered here: the zone
+// logs it, counts it and goes on; a session whose message faulted is
+// disconnected and its character handed back, so no one else is affected.
+func (z *Zone) handle(m msg) {
+	z.owner.check()
+	z.handling = m
+	defer func() {
+		z.handling = nil
+		if v := recover(); v != nil {
+			var s Session
+			if fs, ok := m.(fromSession); ok {
+				s = fs.session()
+			}
+			z.recovered(fmt.Sprintf("%T", m), v, s)
+		}
+	}()
+	switch m := m.(type) {
+	case inputMsg:
+		z.handleInput(m)
+	case dropMsg:
+		z.handleDrop(m)
+	case arriveMsg:
+		z.handleArrive(m)
+	case wakeMsg:
+		z.handleWake(m)
+	case transferMsg:
+		z.handleTransfer(m)
+	case tellMsg:
+		z.handleTell(m)
+	case noticeMsg:
+		if c := z.players[m.to]; c != nil {
+			z.sendLine(c, m.text)
+		}
+	case broadcastMsg:
+		for _, c := range z.players {
+			z.sendLine(c, m.text)
+		}
+	case queryMsg:
+		m.fn(z)
+	case savedMsg:
+		z.handleSaved(m)
+	default:
+		z.log.Error("zone: message of unknown type", "type", fmt.Sprintf("%T", m))
+	}
+}
+
+// recovered reports a recovered panic and, when it came from a session,
+// disconnects that session and hands its character back.
+func (z *Zone) recovered(what string, v any, s Session) {
+	z.faults.Add(1)
+	z.msgSeq++
+	event := fmt.Sprintf("%s-%d-%d", z.id, z.pulses.now, z.msgSeq)
+	z.log.Error("zone: handler panicked; zone survived", "event", event, "msg", what, "panic", fmt.Sprint(v), "stack", string(debug.Stack()))
+	if s == nil {
+		return
+	}
+	// The panic may have left this player's output half built; drop it.
+	if c := z.bySess[s.ID()]; c != nil {
+		c.pl.out = c.pl.out[:0]
+		func() {
+			defer func() {
+				if v2 := recover(); v2 != nil {
+					z.log.Error("zone: hand-back after a fault panicked too", "event", event, "panic", fmt.Sprint(v2))
+				}
+			}()
+			z.act(c.room, c, c, "$n has left the world.")
+			z.handBack(c, "fault")
+		}()
+	}
+	s.Close(fmt.Sprintf("Something went wrong on our side (event %s). Your character is safe; please log in again.", event))
+}
+
+// boot builds the zone's world: rooms are made in New; here the resets run.
+func (z *Zone) boot() {
+	z.loadObjects(z.objects)
+	z.objects = nil
+	z.resetZone(true)
+	z.startCheckpoints()
+	if z.proto.ResetSecs > 0 {
+		z.pulses.every(uint64(z.proto.ResetSecs)*uint64(time.Second/PulseInterval), func() { z.resetZone(false) })
+	}
+	if z.cfg.IdleMins > 0 {
+		z.pulses.every(uint64(time.Minute/PulseInterval), z.idleSweep)
+	}
+}
+
+// stop is the zone's last act: handle what is queued, then hand everyone
+// back and disconnect them.
+func (z *Zone) stop() {
+	z.stopping = true
+	for {
+		select {
+		case m := <-z.inbox:
+			z.handle(m)
+			continue
+		default:
+		}
+		if z.mail.len() == 0 {
+			break
+		}
+		z.drainMail()
+	}
+	// Everyone leaves in one checkpoint, then is handed back.
+	type leaver struct {
+		rec *CharRecord
+		s   Session
+	}
+	var leavers []leaver
+	var recs []*CharRecord
+	for _, c := range z.sortedPlayers() {
+		z.flushOne(c, false)
+		l := leaver{rec: z.record(c), s: c.pl.sess}
+		if c.room != nil {
+			c.room.removeChar(c)
+		}
+		z.forget(c)
+		leavers = append(leavers, l)
+		recs = append(recs, l.rec)
+	}
+	z.checkpoint(recs)
+	for _, l := range leavers {
+		z.shard.HandBack(l.rec.Clone(), "stop")
+		if l.s != nil {
+			l.s.Close("The world is shutting down. Your character has been saved. See you soon!")
+		}
+	}
+	z.flush()
+}
+
+// nextRIDValue allocates a runtime id, unique within this zone.
+func (z *Zone) newRID() rid {
+	z.nextRID++
+	return z.nextRID
+}
+
+// newItemID allocates a durable item id from the zone's reserved block.
+func (z *Zone) newItemID() uint64 {
+	if z.itemIDs[0] == z.itemIDs[1] {
+		const block = 256
+		first := z.shard.ReserveItemIDs(block)
+		z.itemIDs = [2]uint64{first, first + block}
+	}
+	id := z.itemIDs[0]
+	z.itemIDs[0]++
+	return id
+}
+
+// publishRoster rebuilds the roster other zones read for `who`.
+func (z *Zone) publishRoster() {
+	if !z.rosterOld {
+		return
+	}
+	z.rosterOld = false
+	list := make([]RosterEntry, 0, len(z.players))
+	now := time.Now()
+	for _, c := range z.sortedPlayers() {
+		list = append(list, RosterEntry{
+			Name: c.name, Title: c.pl.title, Level: c.level, Zone: z.proto.Name,
+			LinkDead: c.pl.linkDead, Admin: c.pl.admin, Idle: now.Sub(c.pl.lastInput),
+		})
+	}
+	z.roster.Store(&list)
+	z.pop.Store(int32(len(z.players)))
+}
+
+// PulseLateness returns the worst lateness of a pulse since the last call
+// and resets it.
+func (z *Zone) PulseLateness() time.Duration { return time.Duration(z.lateMax.Swap(0)) }
+
+// Pulses is the number of pulses ticked so far.
+func (z *Zone) Pulses() uint64 { return z.pulseNo.Load() }
