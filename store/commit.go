@@ -1,0 +1,406 @@
+package store
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+)
+
+// Batch is one zone's checkpoint: its dirty characters and the persistent
+// objects of its rooms that changed, committed all or nothing.
+type Batch struct {
+	Zone  string
+	Chars []*Character
+	Rooms []RoomObjects
+}
+
+// RoomObjects is the full list of persistent items lying in a room. An
+// empty list clears the room.
+type RoomObjects struct {
+	Room  string
+	Items []Item
+}
+
+// BatchError says why a batch was refused. Stale lists the characters whose
+// save came from an older owner epoch; Conflicts the item ids that would
+// have been held twice.
+type BatchError struct {
+	Zone      string
+	Stale     []string
+	Conflicts []uint64
+}
+
+func (e *BatchError) Error() string {
+	return fmt.Sprintf("store: batch from zone %s refused: stale epochs %v, items held elsewhere %v", e.Zone, e.Stale, e.Conflicts)
+}
+
+// Unwrap lets errors.Is find ErrStaleEpoch or ErrLedger.
+func (e *BatchError) Unwrap() []error {
+	var errs []error
+	if len(e.Stale) > 0 {
+		errs = append(errs, ErrStaleEpoch)
+	}
+	if len(e.Conflicts) > 0 {
+		errs = append(errs, ErrLedger)
+	}
+	return errs
+}
+
+func charHolder(name string) string { return "c:" + string(key(name)) }
+func roomHolder(ref string) string  { return "r:" + ref }
+
+// Commit writes batches in one bbolt transaction. Each batch is checked
+// first and either applied whole or refused whole: a batch is refused if
+// any character in it carries an owner epoch older than the stored one, or
+// if any item in it is held, per the ledger, by a holder this batch does not
+// also rewrite. results[i] is nil for a batch that committed and a
+// *BatchError for one refused. err is set when the transaction itself
+// failed (disk full, size cap), in which case nothing was written.
+func (db *DB) Commit(batches []*Batch) (results []error, err error) {
+	results = make([]error, len(batches))
+	now := time.Now().UnixNano()
+	var high uint64
+	err = db.bolt.Update(func(tx *bolt.Tx) error {
+		for i, b := range batches {
+			if berr := db.check(tx, b); berr != nil {
+				results[i] = berr
+				db.refused.Add(1)
+				continue
+			}
+			h, err := db.apply(tx, b, now)
+			if err != nil {
+				return err
+			}
+			high = max(high, h)
+		}
+		if high > db.itemHigh.Load() {
+			if err := tx.Bucket(bucketMeta).Put(keyItemHigh, u64(high)); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		for i := range results {
+			results[i] = err
+		}
+		return results, fmt.Errorf("store: commit: %w", err)
+	}
+	if high > db.itemHigh.Load() {
+		db.itemHigh.Store(high)
+	}
+	db.commits.Add(1)
+	return results, nil
+}
+
+// check applies the epoch fence and the ledger rule to a batch without
+// writing anything.
+func (db *DB) check(tx *bolt.Tx, b *Batch) *BatchError {
+	var be BatchError
+	chars := tx.Bucket(bucketCharacters)
+	ledger := tx.Bucket(bucketLedger)
+	rewrites := map[string]bool{}
+	for _, c := range b.Chars {
+		rewrites[charHolder(c.Name)] = true
+		if v := chars.Get(key(c.Name)); v != nil {
+			if stored := storedEpoch(v); stored > c.Epoch {
+				be.Stale = append(be.Stale, c.Name)
+			}
+		}
+	}
+	for _, r := range b.Rooms {
+		rewrites[roomHolder(r.Room)] = true
+	}
+	seen := map[uint64]bool{}
+	conflict := func(id uint64, holder string) {
+		if seen[id] {
+			be.Conflicts = append(be.Conflicts, id)
+			return
+		}
+		seen[id] = true
+		if cur := ledger.Get(u64(id)); cur != nil && string(cur) != holder && !rewrites[string(cur)] {
+			be.Conflicts = append(be.Conflicts, id)
+		}
+	}
+	for _, c := range b.Chars {
+		h := charHolder(c.Name)
+		for _, id := range c.ItemIDs() {
+			conflict(id, h)
+		}
+	}
+	for _, r := range b.Rooms {
+		h := roomHolder(r.Room)
+		for _, id := range itemIDs(r.Items) {
+			conflict(id, h)
+		}
+	}
+	if len(be.Stale) == 0 && len(be.Conflicts) == 0 {
+		return nil
+	}
+	be.Zone = b.Zone
+	return &be
+}
+
+// storedEpoch reads the epoch of a stored record without a full decode
+// when it can; a record it cannot read counts as epoch 0, so a good save
+// may replace a damaged one.
+func storedEpoch(v []byte) uint64 {
+	var c struct {
+		Epoch uint64 `json:"epoch"`
+	}
+	if decode(v, &c) != nil {
+		return 0
+	}
+	return c.Epoch
+}
+
+// apply writes a checked batch. It returns the highest item id written.
+func (db *DB) apply(tx *bolt.Tx, b *Batch, now int64) (uint64, error) {
+	var high uint64
+	chars := tx.Bucket(bucketCharacters)
+	places := tx.Bucket(bucketPlacements)
+	objects := tx.Bucket(bucketObjects)
+	// Release first, then claim: an item that moved between two holders of
+	// this batch must end up with its new holder whatever the order.
+	type claim struct {
+		holder string
+		ids    []uint64
+	}
+	var claims []claim
+	for _, c := range b.Chars {
+		ids := c.ItemIDs()
+		if err := db.release(tx, charHolder(c.Name)); err != nil {
+			return 0, err
+		}
+		claims = append(claims, claim{charHolder(c.Name), ids})
+	}
+	for _, r := range b.Rooms {
+		if err := db.release(tx, roomHolder(r.Room)); err != nil {
+			return 0, err
+		}
+		claims = append(claims, claim{roomHolder(r.Room), itemIDs(r.Items)})
+	}
+	for _, cl := range claims {
+		if err := db.claim(tx, cl.holder, cl.ids); err != nil {
+			return 0, err
+		}
+		for _, id := range cl.ids {
+			high = max(high, id)
+		}
+	}
+	for _, c := range b.Chars {
+		c.Saved = now
+		v, err := encode(c)
+		if err != nil {
+			return 0, fmt.Errorf("encode %s: %w", c.Name, err)
+		}
+		if err := chars.Put(key(c.Name), v); err != nil {
+			return 0, err
+		}
+		if err := putPlacement(places, c.Name, c.Place); err != nil {
+			return 0, err
+		}
+	}
+	for _, r := range b.Rooms {
+		if len(r.Items) == 0 {
+			if err := objects.Delete([]byte(r.Room)); err != nil {
+				return 0, err
+			}
+			continue
+		}
+		v, err := encode(r.Items)
+		if err != nil {
+			return 0, err
+		}
+		if err := objects.Put([]byte(r.Room), v); err != nil {
+			return 0, err
+		}
+	}
+	return high, nil
+}
+
+// putPlacement writes a placement under the COALESCE rule: an empty zone
+// never clobbers a stored one. A character inside an instance is saved
+// with an empty zone, so its record keeps naming the last real room it
+// stood in, and the anchor says where it entered the instance.
+func putPlacement(b *bolt.Bucket, name string, p Placement) error {
+	if p.Zone == "" {
+		var old Placement
+		if v := b.Get(key(name)); v != nil && decode(v, &old) == nil {
+			p.Zone, p.Room = old.Zone, old.Room
+		}
+	}
+	v, err := encode(p)
+	if err != nil {
+		return err
+	}
+	return b.Put(key(name), v)
+}
+
+// release drops a holder's ledger entries (those still pointing at it).
+func (db *DB) release(tx *bolt.Tx, holder string) error {
+	hb := tx.Bucket(bucketHoldings)
+	lb := tx.Bucket(bucketLedger)
+	packed := hb.Get([]byte(holder))
+	for i := 0; i+8 <= len(packed); i += 8 {
+		id := packed[i : i+8]
+		if cur := lb.Get(id); cur != nil && string(cur) == holder {
+			if err := lb.Delete(append([]byte(nil), id...)); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// claim records that holder holds ids.
+func (db *DB) claim(tx *bolt.Tx, holder string, ids []uint64) error {
+	hb := tx.Bucket(bucketHoldings)
+	lb := tx.Bucket(bucketLedger)
+	if len(ids) == 0 {
+		return hb.Delete([]byte(holder))
+	}
+	packed := make([]byte, 0, 8*len(ids))
+	for _, id := range ids {
+		packed = binary.BigEndian.AppendUint64(packed, id)
+		if err := lb.Put(u64(id), []byte(holder)); err != nil {
+			return err
+		}
+	}
+	return hb.Put([]byte(holder), packed)
+}
+
+func itemIDs(items []Item) []uint64 {
+	c := Character{Items: items}
+	return c.ItemIDs()
+}
+
+// Character reads a character and its placement. It returns ErrNotFound if
+// there is none and ErrCorrupt (with the name) if the record cannot be read.
+func (db *DB) Character(name string) (*Character, error) {
+	var c Character
+	err := db.bolt.View(func(tx *bolt.Tx) error {
+		v := tx.Bucket(bucketCharacters).Get(key(name))
+		if v == nil {
+			return ErrNotFound
+		}
+		if err := decode(v, &c); err != nil {
+			return err
+		}
+		if pv := tx.Bucket(bucketPlacements).Get(key(name)); pv != nil {
+			if err := decode(pv, &c.Place); err != nil {
+				return fmt.Errorf("placement: %w", err)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("store: character %q: %w", name, err)
+	}
+	return &c, nil
+}
+
+// RoomObjects returns the persistent items lying in the rooms of a zone
+// (rooms whose ref starts with zone+":").
+func (db *DB) RoomObjects(zone string) (map[string][]Item, error) {
+	out := map[string][]Item{}
+	prefix := []byte(zone + ":")
+	err := db.bolt.View(func(tx *bolt.Tx) error {
+		c := tx.Bucket(bucketObjects).Cursor()
+		for k, v := c.Seek(prefix); k != nil && len(k) >= len(prefix) && string(k[:len(prefix)]) == string(prefix); k, v = c.Next() {
+			var items []Item
+			if err := decode(v, &items); err != nil {
+				return fmt.Errorf("room %s: %w", k, err)
+			}
+			out[string(k)] = items
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("store: room objects of %s: %w", zone, err)
+	}
+	return out, nil
+}
+
+// Census maps every item id in the ledger to its holder, and checks that
+// the ledger agrees with the records: every item in a character or room
+// record is in the ledger under that holder, and no id is in two records.
+func (db *DB) Census() (map[uint64]string, error) {
+	out := map[uint64]string{}
+	var problems []error
+	err := db.bolt.View(func(tx *bolt.Tx) error {
+		seen := map[uint64]string{}
+		note := func(holder string, ids []uint64) {
+			for _, id := range ids {
+				if prev, dup := seen[id]; dup {
+					problems = append(problems, fmt.Errorf("item %d is in both %s and %s", id, prev, holder))
+				}
+				seen[id] = holder
+			}
+		}
+		err := tx.Bucket(bucketCharacters).ForEach(func(k, v []byte) error {
+			var c Character
+			if err := decode(v, &c); err != nil {
+				problems = append(problems, fmt.Errorf("character %s: %w", k, err))
+				return nil
+			}
+			note(charHolder(c.Name), c.ItemIDs())
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+		err = tx.Bucket(bucketObjects).ForEach(func(k, v []byte) error {
+			var items []Item
+			if err := decode(v, &items); err != nil {
+				problems = append(problems, fmt.Errorf("room %s: %w", k, err))
+				return nil
+			}
+			note(roomHolder(string(k)), itemIDs(items))
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+		err = tx.Bucket(bucketLedger).ForEach(func(k, v []byte) error {
+			out[getU64(k)] = string(v)
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+		for id, h := range seen {
+			if out[id] != h {
+				problems = append(problems, fmt.Errorf("item %d is held by %s but the ledger says %q", id, h, out[id]))
+			}
+		}
+		for id, h := range out {
+			if seen[id] == "" {
+				problems = append(problems, fmt.Errorf("ledger names %s for item %d, which no record holds", h, id))
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("store: census: %w", err)
+	}
+	if len(problems) > 0 {
+		return out, fmt.Errorf("store: census: %w", errors.Join(problems...))
+	}
+	return out, nil
+}
+
+// Characters lists every stored character name.
+func (db *DB) Characters() ([]string, error) {
+	var out []string
+	err := db.bolt.View(func(tx *bolt.Tx) error {
+		return tx.Bucket(bucketCharacters).ForEach(func(k, v []byte) error {
+			out = append(out, string(k))
+			return nil
+		})
+	})
+	return out, err
+}

@@ -1,0 +1,16 @@
+package store
+
+import "errors"
+
+// Sentinel errors. Callers test them with errors.Is.
+var (
+	ErrNotFound     = errors.New("store: not found")
+	ErrExists       = errors.New("store: already exists")
+	ErrLocked       = errors.New("store: database is in use by another process")
+	ErrNewerSchema  = errors.New("store: database was written by a newer zonemud")
+	ErrCorrupt      = errors.New("store: record is damaged")
+	ErrStaleEpoch   = errors.New("store: save from an older owner epoch")
+	ErrLedger       = errors.New("store: item would be held twice")
+	ErrClosed       = errors.New("store: closed")
+	ErrInvalidInput = errors.New("store: invalid input")
+)
