@@ -1,0 +1,236 @@
+package gate
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"runtime/pprof"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"zonemud/net/telnet"
+	"zonemud/world"
+)
+
+// Config is the [gate] section of config.toml.
+type Config struct {
+	// MaxConnections caps open connections of all kinds.
+	MaxConnections int `toml:"max_connections"`
+	// MaxLine is the longest input line in bytes; longer lines are refused.
+	MaxLine int `toml:"max_line"`
+	// MaxSubneg is the longest telnet subnegotiation in bytes.
+	MaxSubneg int `toml:"max_subneg"`
+	// LoginTimeoutSecs ends a connection that sits at a login prompt.
+	LoginTimeoutSecs int `toml:"login_timeout_secs"`
+	// WriteTimeoutSecs ends a connection whose client stops reading.
+	WriteTimeoutSecs int `toml:"write_timeout_secs"`
+	// OutputLimitKiB caps a session's queued output.
+	OutputLimitKiB int `toml:"output_limit_kib"`
+	// LinesPerSec and LinesBurst limit how fast one session's commands
+	// reach its zone; a faster client waits, nobody else does.
+	LinesPerSec float64 `toml:"lines_per_sec"`
+	LinesBurst  int     `toml:"lines_burst"`
+	// ArgonMemoryKiB and ArgonTime are the argon2id cost of new password
+	// hashes; HashConcurrency caps hashes computed at once.
+	ArgonMemoryKiB  int `toml:"argon_memory_kib"`
+	ArgonTime       int `toml:"argon_time"`
+	HashConcurrency int `toml:"hash_concurrency"`
+	// MaxBadPasswords ends a login after this many wrong passwords.
+	MaxBadPasswords int `toml:"max_bad_passwords"`
+	// Banner is shown before the name prompt ({game} is the world's name).
+	Banner string `toml:"banner"`
+}
+
+// DefaultConfig is the configuration used where config.toml is silent.
+func DefaultConfig() Config {
+	return Config{
+		MaxConnections: 20000, MaxLine: 4096, MaxSubneg: 8192,
+		LoginTimeoutSecs: 120, WriteTimeoutSecs: 30, OutputLimitKiB: 512,
+		LinesPerSec: 20, LinesBurst: 60,
+		ArgonMemoryKiB: 19456, ArgonTime: 2, HashConcurrency: 2,
+		MaxBadPasswords: 3,
+		Banner:          "Welcome to {game}.",
+	}
+}
+
+// Validate reports the first bad value, naming its key.
+func (c Config) Validate() error {
+	type rng struct {
+		key       string
+		v, lo, hi int
+	}
+	for _, r := range []rng{
+		{"gate.max_connections", c.MaxConnections, 1, 1000000},
+		{"gate.max_line", c.MaxLine, 80, 65536},
+		{"gate.max_subneg", c.MaxSubneg, 64, 1 << 20},
+		{"gate.login_timeout_secs", c.LoginTimeoutSecs, 5, 3600},
+		{"gate.write_timeout_secs", c.WriteTimeoutSecs, 1, 600},
+		{"gate.output_limit_kib", c.OutputLimitKiB, 16, 1 << 20},
+		{"gate.lines_burst", c.LinesBurst, 1, 10000},
+		{"gate.argon_memory_kib", c.ArgonMemoryKiB, 8, 1 << 22},
+		{"gate.argon_time", c.ArgonTime, 1, 100},
+		{"gate.hash_concurrency", c.HashConcurrency, 1, 256},
+		{"gate.max_bad_passwords", c.MaxBadPasswords, 1, 100},
+	} {
+		if r.v < r.lo || r.v > r.hi {
+			return fmt.Errorf("%s: %d is out of range %d to %d", r.key, r.v, r.lo, r.hi)
+		}
+	}
+	if c.LinesPerSec <= 0 || c.LinesPerSec > 10000 {
+		return fmt.Errorf("gate.lines_per_sec: %g is out of range (0, 10000]", c.LinesPerSec)
+	}
+	if len(c.Banner) > 4096 {
+		return fmt.Errorf("gate.banner: longer than 4096 bytes")
+	}
+	return nil
+}
+
+// Gate accepts connections, runs logins and owns sessions.
+type Gate struct {
+	cfg     Config       // immutable after New
+	w       *world.World // immutable after New
+	log     *slog.Logger // immutable after New
+	hashSem chan struct{}
+
+	nextID    atomic.Uint64
+	conns     atomic.Int64 // open connections
+	overflows atomic.Uint64
+	stopping  atomic.Bool
+
+	mu        sync.Mutex
+	listeners []net.Listener      // guarded by mu
+	sessions  map[uint64]*Session // guarded by mu
+	wg        sync.WaitGroup
+
+	// msspExtra are MSSP variables set by the wiring: PORT, CONTACT,
+	// WEBSITE and the like from config.
+	msspExtra []telnet.MSSPVar
+}
+
+// New makes a gate in front of a world.
+func New(w *world.World, cfg Config, log *slog.Logger) *Gate {
+	if log == nil {
+		log = slog.Default()
+	}
+	return &Gate{
+		cfg: cfg, w: w, log: log,
+		hashSem:  make(chan struct{}, cfg.HashConcurrency),
+		sessions: map[uint64]*Session{},
+	}
+}
+
+// ServeTelnet accepts telnet connections on l until the gate shuts down.
+func (g *Gate) ServeTelnet(l net.Listener) error {
+	g.mu.Lock()
+	g.listeners = append(g.listeners, l)
+	g.mu.Unlock()
+	var backoff time.Duration
+	for {
+		c, err := l.Accept()
+		if err != nil {
+			if g.stopping.Load() || errors.Is(err, net.ErrClosed) {
+				return nil
+			}
+			// Out of file descriptors and the like: wait and go on,
+			// never spin and never die.
+			backoff = min(max(2*backoff, 5*time.Millisecond), time.Second)
+			g.log.Warn("gate: accept failed; retrying", "err", err, "after", backoff)
+			time.Sleep(backoff)
+			continue
+		}
+		backoff = 0
+		g.handle(c, func(s *Session) conn {
+			tc := telnet.Config{
+				MaxLine: g.cfg.MaxLine, MaxSubneg: g.cfg.MaxSubneg,
+				OfferNAWS: true, OfferTTYPE: true, OfferCharset: true, OfferEOR: true,
+				OfferGMCP: true, OfferMSSP: true, OfferMCCP2: true,
+			}
+			return newTelnetConn(c, tc, s.raw)
+		})
+	}
+}
+
+// handle starts a connection's session goroutines.
+func (g *Gate) handle(raw net.Conn, mk func(*Session) conn) {
+	if g.stopping.Load() {
+		_ = raw.Close()
+		return
+	}
+	if n := g.conns.Add(1); n > int64(g.cfg.MaxConnections) {
+		g.conns.Add(-1)
+		_ = raw.SetWriteDeadline(time.Now().Add(time.Second))
+		_, _ = raw.Write([]byte("The world is full right now; please try again later.\r\n"))
+		_ = raw.Close()
+		return
+	}
+	s := newSession(g, g.nextID.Add(1))
+	s.c = mk(s)
+	g.mu.Lock()
+	g.sessions[s.id] = s
+	g.mu.Unlock()
+	g.wg.Add(2)
+	go func() {
+		defer g.wg.Done()
+		pprof.Do(context.Background(), pprof.Labels("session", "writer"), func(context.Context) { s.writer() })
+	}()
+	go func() {
+		defer g.wg.Done()
+		defer func() {
+			g.conns.Add(-1)
+			g.mu.Lock()
+			delete(g.sessions, s.id)
+			g.mu.Unlock()
+		}()
+		pprof.Do(context.Background(), pprof.Labels("session", "reader"), func(context.Context) { s.serve() })
+	}()
+}
+
+// Connections is the number of open connections.
+func (g *Gate) Connections() int { return int(g.conns.Load()) }
+
+// Shutdown stops accepting connections and closes sessions still at a
+// login prompt. Sessions in the world are closed by their zones when the
+// world shuts down; call it after this. Shutdown waits for every session
+// goroutine to end, or for ctx.
+func (g *Gate) Shutdown(ctx context.Context) error {
+	g.stopping.Store(true)
+	g.mu.Lock()
+	for _, l := range g.listeners {
+		_ = l.Close()
+	}
+	for _, s := range g.sessions {
+		if s.Zone() == nil {
+			s.Close("The world is shutting down. Please come back in a moment.")
+		}
+	}
+	g.mu.Unlock()
+	return nil
+}
+
+// Wait waits for every session goroutine to end, or for ctx.
+func (g *Gate) Wait(ctx context.Context) error {
+	done := make(chan struct{})
+	go func() { g.wg.Wait(); close(done) }()
+	select {
+	case <-done:
+		return nil
+	case <-ctx.Done():
+		g.mu.Lock()
+		for _, s := range g.sessions {
+			_ = s.c.close()
+		}
+		g.mu.Unlock()
+		return fmt.Errorf("gate: sessions still open at shutdown: %w", ctx.Err())
+	}
+}
+
+// SetMSSP adds MSSP variables (ports, contact, website) from the wiring.
+// Call it before serving.
+func (g *Gate) SetMSSP(vars map[string][]string) {
+	for k, v := range vars {
+		g.msspExtra = append(g.msspExtra, telnet.MSSPVar{Name: k, Values: v})
+	}
+}

@@ -1,0 +1,87 @@
+package gate
+
+import (
+	"encoding/json"
+	"strconv"
+	"strings"
+	"time"
+
+	"zonemud/net/telnet"
+)
+
+// maxGMCPPackages caps the packages one client may ask for.
+const maxGMCPPackages = 64
+
+// handleGMCP handles what a client sends out of band: Core.Hello and the
+// Core.Supports family, which say which packages it wants. Anything else is
+// ignored. A payload that is not JSON is refused with a log line.
+func (s *Session) handleGMCP(pkg string, data []byte) {
+	switch strings.ToLower(pkg) {
+	case "core.hello":
+		var hello struct {
+			Client  string `json:"client"`
+			Version string `json:"version"`
+		}
+		if len(data) > 0 && json.Unmarshal(data, &hello) != nil {
+			s.g.log.Debug("gate: GMCP Core.Hello is not JSON", "session", s.id)
+		}
+	case "core.supports.set", "core.supports.add", "core.supports.remove":
+		var list []string
+		if err := json.Unmarshal(data, &list); err != nil {
+			s.g.log.Debug("gate: GMCP Core.Supports payload is not a JSON list of strings", "session", s.id, "err", err)
+			return
+		}
+		s.mu.Lock()
+		if strings.HasSuffix(strings.ToLower(pkg), ".set") || s.gmcpPkgs == nil {
+			s.gmcpPkgs = map[string]bool{}
+		}
+		remove := strings.HasSuffix(strings.ToLower(pkg), ".remove")
+		for _, item := range list {
+			name, _, _ := strings.Cut(strings.TrimSpace(item), " ")
+			name = strings.ToLower(name)
+			if name == "" || len(name) > 64 {
+				continue
+			}
+			if remove {
+				delete(s.gmcpPkgs, name)
+			} else if len(s.gmcpPkgs) < maxGMCPPackages {
+				s.gmcpPkgs[name] = true
+			}
+		}
+		s.mu.Unlock()
+	case "core.ping":
+		s.raw(s.c.gmcpFrame("Core.Ping", nil))
+	}
+}
+
+// msspFrame is the MSSP answer for listing crawlers.
+func (s *Session) msspFrame() []byte {
+	g := s.g
+	set := g.w.Content()
+	mobs, items := len(set.Mobs), len(set.Items)
+	vars := []telnet.MSSPVar{
+		{Name: "NAME", Values: []string{set.Game.Name}},
+		{Name: "PLAYERS", Values: []string{strconv.Itoa(g.w.Players())}},
+		{Name: "UPTIME", Values: []string{strconv.FormatInt(g.w.Started().Unix(), 10)}},
+		{Name: "CODEBASE", Values: []string{"zonemud"}},
+		{Name: "FAMILY", Values: []string{"Custom"}},
+		{Name: "AREAS", Values: []string{strconv.Itoa(len(set.Zones))}},
+		{Name: "ROOMS", Values: []string{strconv.Itoa(len(set.Rooms))}},
+		{Name: "MOBILES", Values: []string{strconv.Itoa(mobs)}},
+		{Name: "OBJECTS", Values: []string{strconv.Itoa(items)}},
+		{Name: "HELPFILES", Values: []string{strconv.Itoa(len(set.Help))}},
+		{Name: "ANSI", Values: []string{"1"}},
+		{Name: "UTF-8", Values: []string{"1"}},
+		{Name: "XTERM 256 COLORS", Values: []string{"1"}},
+		{Name: "XTERM TRUE COLORS", Values: []string{"1"}},
+		{Name: "GMCP", Values: []string{"1"}},
+		{Name: "MCCP", Values: []string{"1"}},
+		{Name: "MSDP", Values: []string{"0"}},
+		{Name: "MXP", Values: []string{"0"}},
+		{Name: "SSL", Values: []string{"0"}},
+		{Name: "CRAWL DELAY", Values: []string{"-1"}},
+		{Name: "CREATED", Values: []string{strconv.Itoa(time.Now().Year())}},
+	}
+	vars = append(vars, g.msspExtra...)
+	return telnet.MSSPFrame(vars)
+}

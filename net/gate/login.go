@@ -1,0 +1,281 @@
+package gate
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+	"time"
+
+	"zonemud/store"
+	"zonemud/world"
+)
+
+// errLoginOver ends a login dialogue: the connection closed, timed out, or
+// the player gave up.
+var errLoginOver = errors.New("gate: login over")
+
+// serve is the session's reader goroutine: the opening negotiation, the
+// login dialogue, then every line into the zone that holds the character.
+func (s *Session) serve() {
+	defer s.Close("")
+	s.raw(s.c.opening())
+	banner := strings.ReplaceAll(s.g.cfg.Banner, "{game}", s.g.w.Content().Game.Name)
+	s.Write([]byte(banner+"\n"), false)
+	name, err := s.login()
+	if err != nil {
+		return
+	}
+	s.name.Store(&name)
+	if err := s.g.w.Enter(name, s); err != nil {
+		switch {
+		case errors.Is(err, world.ErrStopping):
+			s.Close("The world is shutting down. Please come back in a moment.")
+		case errors.Is(err, world.ErrFull):
+			s.Close("The world is full right now; please try again later.")
+		default:
+			s.Close("Your character could not be loaded, so it has not been touched. The admin has been told; please let them know too.")
+		}
+		return
+	}
+	_ = s.c.setReadDeadline(time.Time{})
+	s.play()
+}
+
+// play forwards input lines to the session's zone until the connection
+// ends. Each line gets the next sequence number; the zone applies each once.
+func (s *Session) play() {
+	ctx := context.Background()
+	for {
+		ev, err := s.c.next()
+		if err != nil {
+			break
+		}
+		if s.handleEvent(ev) {
+			continue
+		}
+		switch ev.kind {
+		case evLine:
+			if err := s.lim.Wait(ctx); err != nil {
+				return
+			}
+			s.seq++
+			z := s.Zone()
+			if z == nil || !z.Input(s, s.seq, ev.text) {
+				s.Close("The world is not answering; please log in again in a moment.")
+				return
+			}
+		case evTooLong:
+			s.Write([]byte(fmt.Sprintf("That line was longer than %d bytes and was ignored.\n> ", ev.n)), true)
+		}
+	}
+	// The connection went without a quit: the character goes link-dead.
+	s.gone.Store(true)
+	if z := s.Zone(); z != nil && !s.out.isClosing() {
+		z.Dropped(s)
+	}
+}
+
+// handleEvent deals with the events that are the same at login and in
+// game. It reports whether it handled ev.
+func (s *Session) handleEvent(ev event) bool {
+	switch ev.kind {
+	case evGMCP:
+		s.handleGMCP(ev.pkg, ev.data)
+	case evMSSP:
+		s.raw(s.msspFrame())
+	case evCompress:
+		s.out.put(frameCompress, nil)
+	case evDecompress:
+		s.out.put(frameDecompress, nil)
+	case evProtocol:
+		s.g.log.Debug("gate: telnet protocol error", "session", s.id, "remote", s.c.remote(), "reason", ev.text)
+	case evResize, evClient:
+	default:
+		return false
+	}
+	return true
+}
+
+// ask shows a prompt and waits for a line, at most the login timeout.
+func (s *Session) ask(prompt string) (string, error) {
+	if !s.Write([]byte(prompt), true) {
+		return "", errLoginOver
+	}
+	_ = s.c.setReadDeadline(time.Now().Add(time.Duration(s.g.cfg.LoginTimeoutSecs) * time.Second))
+	for {
+		ev, err := s.c.next()
+		if err != nil {
+			if os.IsTimeout(err) {
+				s.Close("\nYou took too long to answer; goodbye.")
+			}
+			return "", errLoginOver
+		}
+		if s.handleEvent(ev) {
+			continue
+		}
+		switch ev.kind {
+		case evLine:
+			return ev.text, nil
+		case evTooLong:
+			return "", nil // far too long to be an answer: ask again
+		}
+	}
+}
+
+// askSecret asks for a password with the client's echo off.
+func (s *Session) askSecret(prompt string) (string, error) {
+	s.raw(s.c.echoOff())
+	pw, err := s.ask(prompt)
+	s.raw(s.c.echoOn())
+	if err == nil {
+		s.Write([]byte("\n"), false) // the client did not echo the newline either
+	}
+	return pw, err
+}
+
+// login runs the dialogue of DESIGN.md and returns the character's name.
+func (s *Session) login() (string, error) {
+	for tries := 0; tries < 10; tries++ {
+		typed, err := s.ask("By what name do you wish to be known? ")
+		if err != nil {
+			return "", err
+		}
+		name, why := cleanName(typed, s.g.nameTaken)
+		if why != "" {
+			s.Write([]byte(why+"\n"), false)
+			continue
+		}
+		acct, err := s.g.w.Account(name)
+		switch {
+		case errors.Is(err, store.ErrNotFound):
+			ok, err := s.create(name)
+			if err != nil {
+				return "", err
+			}
+			if ok {
+				return name, nil
+			}
+		case err != nil:
+			s.g.log.Error("gate: account read failed", "name", name, "err", err)
+			s.Close("Accounts cannot be read right now; please try again later.")
+			return "", errLoginOver
+		default:
+			if err := s.authenticate(acct); err != nil {
+				return "", err
+			}
+			return acct.Name, nil
+		}
+	}
+	s.Close("Too many tries; goodbye.")
+	return "", errLoginOver
+}
+
+// create makes a new account: confirm the name, then the password twice.
+// It reports false when the player wants another name.
+func (s *Session) create(name string) (bool, error) {
+	ans, err := s.ask(fmt.Sprintf("Did I get that right, %s (y/n)? ", name))
+	if err != nil {
+		return false, err
+	}
+	if a := strings.ToLower(strings.TrimSpace(ans)); a != "y" && a != "yes" {
+		return false, nil
+	}
+	s.Write([]byte("A new character, then. Choose a password to keep it yours.\n"), false)
+	for tries := 0; tries < 5; tries++ {
+		pw, err := s.askSecret("Choose a password: ")
+		if err != nil {
+			return false, err
+		}
+		if why := passwordProblem(pw); why != "" {
+			s.Write([]byte(why+"\n"), false)
+			continue
+		}
+		again, err := s.askSecret("Type the password again: ")
+		if err != nil {
+			return false, err
+		}
+		if again != pw {
+			s.Write([]byte("The two passwords differ. Let us try that again.\n"), false)
+			continue
+		}
+		hash, err := s.g.hash(pw)
+		if err != nil {
+			s.g.log.Error("gate: password hash failed", "err", err)
+			s.Close("Something went wrong on our side; please try again later.")
+			return false, errLoginOver
+		}
+		now := time.Now().Unix()
+		err = s.g.w.CreateAccount(&store.Account{Name: name, Hash: hash, Created: now, LastLogin: now})
+		switch {
+		case errors.Is(err, store.ErrExists):
+			s.Write([]byte("Someone has just taken that name. Please choose another.\n"), false)
+			return false, nil
+		case err != nil:
+			s.g.log.Error("gate: account create failed", "name", name, "err", err)
+			s.Close("Accounts cannot be written right now; please try again later.")
+			return false, errLoginOver
+		}
+		s.g.log.Info("gate: new character", "name", name, "remote", s.c.remote())
+		return true, nil
+	}
+	s.Close("Too many tries; goodbye.")
+	return false, errLoginOver
+}
+
+// authenticate asks for an existing account's password. A wrong password
+// costs a growing delay; too many end the connection.
+func (s *Session) authenticate(acct *store.Account) error {
+	for bad := 0; bad < s.g.cfg.MaxBadPasswords; bad++ {
+		pw, err := s.askSecret("Enter your password: ")
+		if err != nil {
+			return err
+		}
+		ok, err := s.g.check(pw, acct.Hash)
+		if err != nil {
+			s.g.log.Error("gate: stored hash unreadable", "name", acct.Name, "err", err)
+			s.Close("This account cannot be checked right now; the admin has been told.")
+			return errLoginOver
+		}
+		if ok {
+			_ = s.g.w.UpdateAccount(acct.Name, func(a *store.Account) error {
+				a.LastLogin = time.Now().Unix()
+				return nil
+			})
+			return nil
+		}
+		time.Sleep(time.Duration(bad+1) * 500 * time.Millisecond)
+		s.Write([]byte("Wrong password.\n"), false)
+	}
+	s.g.log.Info("gate: too many wrong passwords", "name", acct.Name, "remote", s.c.remote())
+	s.Close("Too many wrong passwords; goodbye.")
+	return errLoginOver
+}
+
+// hash hashes a new password, at most HashConcurrency at a time.
+func (g *Gate) hash(pw string) (string, error) {
+	g.hashSem <- struct{}{}
+	defer func() { <-g.hashSem }()
+	return hashPassword(pw, uint32(g.cfg.ArgonMemoryKiB), uint32(g.cfg.ArgonTime))
+}
+
+// check checks a password, at most HashConcurrency at a time.
+func (g *Gate) check(pw, hash string) (bool, error) {
+	g.hashSem <- struct{}{}
+	defer func() { <-g.hashSem }()
+	return checkPassword(pw, hash)
+}
+
+// nameTaken reports whether a lower-case name would collide with a mob's
+// keyword, which would make targeting ambiguous.
+func (g *Gate) nameTaken(lower string) bool {
+	for _, m := range g.w.Content().Mobs {
+		for _, k := range m.Keywords {
+			if k == lower {
+				return true
+			}
+		}
+	}
+	return false
+}

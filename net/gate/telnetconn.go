@@ -1,0 +1,101 @@
+package gate
+
+import (
+	"net"
+	"strings"
+	"time"
+
+	"zonemud/net/telnet"
+	"zonemud/world/content"
+)
+
+// telnetConn is a conn over a TCP socket speaking telnet.
+type telnetConn struct {
+	c   net.Conn
+	o   *telnet.Options
+	dec *telnet.Decoder // reader goroutine only
+	enc *telnet.Encoder // writer goroutine only
+}
+
+func newTelnetConn(c net.Conn, cfg telnet.Config, reply func([]byte)) *telnetConn {
+	o := telnet.NewOptions(cfg)
+	return &telnetConn{c: c, o: o, dec: telnet.NewDecoder(c, o, reply), enc: telnet.NewEncoder(c, o)}
+}
+
+func (t *telnetConn) next() (event, error) {
+	for {
+		ev, err := t.dec.Next()
+		if err != nil {
+			return event{}, err
+		}
+		switch e := ev.(type) {
+		case telnet.Line:
+			return event{kind: evLine, text: e.Text}, nil
+		case telnet.LineTooLong:
+			return event{kind: evTooLong, n: e.Limit}, nil
+		case telnet.Resize:
+			return event{kind: evResize}, nil
+		case telnet.ClientChanged:
+			return event{kind: evClient}, nil
+		case telnet.GMCPMessage:
+			return event{kind: evGMCP, pkg: e.Package, data: e.Data}, nil
+		case telnet.MSSPRequested:
+			return event{kind: evMSSP}, nil
+		case telnet.CompressRequested:
+			return event{kind: evCompress}, nil
+		case telnet.CompressStopped:
+			return event{kind: evDecompress}, nil
+		case telnet.ProtocolError:
+			return event{kind: evProtocol, text: e.Reason}, nil
+		}
+	}
+}
+
+func (t *telnetConn) setReadDeadline(d time.Time) error  { return t.c.SetReadDeadline(d) }
+func (t *telnetConn) setWriteDeadline(d time.Time) error { return t.c.SetWriteDeadline(d) }
+func (t *telnetConn) writeText(p []byte) error           { return t.enc.WriteText(p) }
+func (t *telnetConn) writePrompt(p []byte) error         { return t.enc.WritePrompt(p) }
+func (t *telnetConn) writeRaw(p []byte) error            { return t.enc.WriteRaw(p) }
+func (t *telnetConn) startCompress() error               { return t.enc.StartCompression() }
+func (t *telnetConn) flush() error                       { return t.enc.Flush() }
+func (t *telnetConn) close() error                       { return t.c.Close() }
+func (t *telnetConn) remote() string                     { return t.c.RemoteAddr().String() }
+func (t *telnetConn) kind() string                       { return "telnet" }
+func (t *telnetConn) echoOff() []byte                    { return t.o.EchoOff() }
+func (t *telnetConn) echoOn() []byte                     { return t.o.EchoOn() }
+func (t *telnetConn) opening() []byte                    { return t.o.Start() }
+
+func (t *telnetConn) stopCompress() error {
+	if !t.enc.Compressing() {
+		return nil
+	}
+	return t.enc.StopCompression()
+}
+
+func (t *telnetConn) gmcpFrame(pkg string, json []byte) []byte {
+	if !t.o.GMCP() {
+		return nil
+	}
+	return telnet.GMCPFrame(pkg, json)
+}
+
+func (t *telnetConn) info() clientInfo {
+	w, h := t.o.Size()
+	ci := t.o.Client()
+	inf := clientInfo{width: w, height: h, screenReader: t.o.ScreenReader(), utf8: t.o.UTF8(), name: ci.Name, terminal: ci.Terminal}
+	switch t.o.ColorLevel() {
+	case telnet.ColorNone:
+		inf.color = content.ColorNone
+	case telnet.ColorANSI256:
+		inf.color = content.Color256
+	case telnet.ColorTrueColor:
+		inf.color = content.ColorTrue
+	default:
+		inf.color = content.Color16
+	}
+	if inf.name == "" {
+		inf.name = "telnet"
+	}
+	inf.name = strings.ToLower(inf.name)
+	return inf
+}
