@@ -1,0 +1,143 @@
+// Package config reads config.toml: the embedded default first, then the
+// admin's file over it. Each package owns its section's type and its
+// validation; this package only puts them together. An unknown key, a
+// value of the wrong type or one out of range stops start-up with a message
+// that names the key.
+package config
+
+import (
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"sort"
+	"strings"
+
+	"github.com/BurntSushi/toml"
+
+	"zonemud/net/gate"
+	"zonemud/store"
+	"zonemud/world"
+	"zonemud/zone"
+)
+
+// Config is the whole of config.toml.
+type Config struct {
+	Server Server       `toml:"server"`
+	World  world.Config `toml:"world"`
+	Zone   zone.Config  `toml:"zone"`
+	Gate   gate.Config  `toml:"gate"`
+	Store  store.Config `toml:"store"`
+}
+
+// Server is the [server] section: where the server listens and keeps its
+// files. It belongs to the wiring, so it lives here.
+type Server struct {
+	TelnetAddr   string `toml:"telnet_addr"`
+	SSHAddr      string `toml:"ssh_addr"`
+	HTTPAddr     string `toml:"http_addr"`
+	DataDir      string `toml:"data_dir"`
+	AreasDir     string `toml:"areas_dir"`
+	LogLevel     string `toml:"log_level"`
+	LogFormat    string `toml:"log_format"`
+	ShutdownSecs int    `toml:"shutdown_secs"`
+	Hostname     string `toml:"hostname"`
+	Contact      string `toml:"contact"`
+	Website      string `toml:"website"`
+}
+
+// Validate reports the first bad value, naming its key.
+func (s Server) Validate() error {
+	for _, a := range []struct{ key, v string }{
+		{"server.telnet_addr", s.TelnetAddr}, {"server.ssh_addr", s.SSHAddr}, {"server.http_addr", s.HTTPAddr},
+	} {
+		if a.v == "" {
+			continue // empty: that listener is off
+		}
+		if _, _, err := net.SplitHostPort(a.v); err != nil {
+			return fmt.Errorf("%s: %q is not host:port (%v)", a.key, a.v, err)
+		}
+	}
+	if s.TelnetAddr == "" && s.SSHAddr == "" {
+		return errors.New("server.telnet_addr and server.ssh_addr: at least one must be set")
+	}
+	if s.DataDir == "" {
+		return errors.New("server.data_dir: must not be empty")
+	}
+	if s.AreasDir == "" {
+		return errors.New("server.areas_dir: must not be empty")
+	}
+	switch s.LogLevel {
+	case "debug", "info", "warn", "error":
+	default:
+		return fmt.Errorf("server.log_level: %q is not debug, info, warn or error", s.LogLevel)
+	}
+	switch s.LogFormat {
+	case "text", "json":
+	default:
+		return fmt.Errorf("server.log_format: %q is not text or json", s.LogFormat)
+	}
+	if s.ShutdownSecs < 1 || s.ShutdownSecs > 600 {
+		return fmt.Errorf("server.shutdown_secs: %d is out of range 1 to 600", s.ShutdownSecs)
+	}
+	return nil
+}
+
+// Load reads the embedded defaults, then the file at path over them (if
+// path is not empty). Keys the file leaves out keep their defaults.
+func Load(defaults []byte, path string) (*Config, error) {
+	var c Config
+	if err := decode(string(defaults), &c, "embedded default config"); err != nil {
+		return nil, err
+	}
+	if path != "" {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return nil, fmt.Errorf("config: %w", err)
+		}
+		if err := decode(string(data), &c, path); err != nil {
+			return nil, err
+		}
+	}
+	if err := c.Validate(); err != nil {
+		where := path
+		if where == "" {
+			where = "embedded default config"
+		}
+		return nil, fmt.Errorf("config: %s: %w", where, err)
+	}
+	return &c, nil
+}
+
+func decode(data string, c *Config, where string) error {
+	md, err := toml.Decode(data, c)
+	if err != nil {
+		var pe toml.ParseError
+		if errors.As(err, &pe) {
+			if pe.LastKey == "" {
+				return fmt.Errorf("config: %s: line %d: %s", where, pe.Position.Line, pe.Message)
+			}
+			return fmt.Errorf("config: %s: line %d: key %q: %s", where, pe.Position.Line, pe.LastKey, pe.Message)
+		}
+		return fmt.Errorf("config: %s: %w", where, err)
+	}
+	if und := md.Undecoded(); len(und) > 0 {
+		keys := make([]string, len(und))
+		for i, k := range und {
+			keys[i] = k.String()
+		}
+		sort.Strings(keys)
+		return fmt.Errorf("config: %s: unknown key %s", where, strings.Join(keys, ", "))
+	}
+	return nil
+}
+
+// Validate checks every section.
+func (c *Config) Validate() error {
+	for _, v := range []interface{ Validate() error }{c.Server, c.World, c.Zone, c.Gate, c.Store} {
+		if err := v.Validate(); err != nil {
+			return err
+		}
+	}
+	return nil
+}

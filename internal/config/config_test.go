@@ -1,0 +1,82 @@
+package config
+
+import (
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+)
+
+func defaults(t *testing.T) []byte {
+	t.Helper()
+	_, file, _, _ := runtime.Caller(0)
+	b, err := os.ReadFile(filepath.Join(filepath.Dir(file), "..", "..", "config.toml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+func write(t *testing.T, body string) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), "config.toml")
+	if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func TestLoad_EmbeddedDefaultIsValid(t *testing.T) {
+	c, err := Load(defaults(t), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Server.TelnetAddr != "127.0.0.1:4000" || c.Server.SSHAddr != "127.0.0.1:4022" || c.Server.HTTPAddr != "127.0.0.1:4080" {
+		t.Fatalf("default addresses: %+v", c.Server)
+	}
+	if c.Server.DataDir != "data" || c.Server.AreasDir != "areas" {
+		t.Fatalf("default dirs: %+v", c.Server)
+	}
+}
+
+func TestLoad_FileOverridesOnlyWhatItSets(t *testing.T) {
+	c, err := Load(defaults(t), write(t, "[server]\ntelnet_addr = \"0.0.0.0:5000\"\n[zone]\nlinkdead_secs = 30\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Server.TelnetAddr != "0.0.0.0:5000" || c.Zone.LinkDeadSecs != 30 {
+		t.Fatalf("overrides not applied: %+v %+v", c.Server, c.Zone)
+	}
+	if c.Server.SSHAddr != "127.0.0.1:4022" || c.Zone.CheckpointSecs != 10 {
+		t.Fatalf("defaults lost: %+v %+v", c.Server, c.Zone)
+	}
+}
+
+// Every refusal names the key, so an admin can find the line to fix.
+func TestLoad_RefusalsNameTheKey(t *testing.T) {
+	for _, tc := range []struct{ body, want string }{
+		{"[server]\ntelnet_adr = \"x\"\n", "server.telnet_adr"},
+		{"[zone]\nlinkdead_secs = \"soon\"\n", "linkdead_secs"},
+		{"[zone]\nlinkdead_secs = 0\n", "zone.linkdead_secs"},
+		{"[gate]\nmax_line = 10\n", "gate.max_line"},
+		{"[server]\ntelnet_addr = \"nope\"\n", "server.telnet_addr"},
+		{"[server]\nlog_level = \"loud\"\n", "server.log_level"},
+		{"[store]\nfile = \"../escape.db\"\n", "store.file"},
+		{"[nosuch]\nx = 1\n", "nosuch"},
+		{"[server\n", "line 2"},
+		{"[gate]\nlines_per_sec = -1.0\n", "gate.lines_per_sec"},
+		{"[world]\nmax_players = -1\n", "world.max_players"},
+	} {
+		_, err := Load(defaults(t), write(t, tc.body))
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("config %q: got %v, want an error naming %q", tc.body, err, tc.want)
+		}
+	}
+}
+
+func TestLoad_MissingFileIsAnError(t *testing.T) {
+	if _, err := Load(defaults(t), filepath.Join(t.TempDir(), "nope.toml")); err == nil {
+		t.Fatal("a missing -config file was accepted")
+	}
+}

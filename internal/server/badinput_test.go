@@ -1,0 +1,166 @@
+package server_test
+
+import (
+	"bytes"
+	"fmt"
+	"math/rand/v2"
+	"net"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"zonemud/internal/servertest"
+)
+
+// Bad input on one connection gets a refusal or a clean disconnect, and
+// never affects anyone else: a bystander keeps getting answers throughout.
+func TestBadInput_OneConnectionNeverHurtsAnother(t *testing.T) {
+	srv := servertest.Start(t, nil)
+	addr := srv.TelnetAddr()
+	by := servertest.Dial(t, addr)
+	by.Create("Watcher", "watch-pass")
+	n := 0
+	alive := func(t *testing.T, step string) {
+		t.Helper()
+		n++
+		want := fmt.Sprintf("You say, 'still here %d'", n)
+		by.Send(fmt.Sprintf("say still here %d", n))
+		if _, ok := by.Try(want, 5*time.Second); !ok {
+			t.Fatalf("after %s the bystander got no answer", step)
+		}
+	}
+
+	t.Run("line over the cap", func(t *testing.T) {
+		c := servertest.Dial(t, addr)
+		c.Create("Longline", "long-pass")
+		c.Send(strings.Repeat("x", 10000))
+		c.Expect("longer than 4096 bytes and was ignored")
+		c.Send("look")
+		c.Expect("Exits:")
+		alive(t, "a long line")
+	})
+
+	t.Run("binary garbage", func(t *testing.T) {
+		c := servertest.Dial(t, addr)
+		c.Create("Garbage", "garb-pass")
+		rng := rand.New(rand.NewPCG(1, 2))
+		junk := make([]byte, 64<<10)
+		for i := range junk {
+			junk[i] = byte(rng.UintN(256))
+		}
+		_ = c.Write(junk)
+		// End whatever state the junk left the parser in, then talk.
+		_ = c.Write([]byte{255, 240, '\r', '\n'})
+		out, ok := c.Try("> ", 5*time.Second)
+		if !ok && !c.WaitClosed(time.Second) {
+			t.Fatalf("garbage neither answered nor disconnected: %q", out)
+		}
+		alive(t, "binary garbage")
+	})
+
+	t.Run("lone IAC", func(t *testing.T) {
+		c := servertest.Dial(t, addr)
+		c.Create("Loneiac", "lone-pass")
+		_ = c.Write([]byte{255})
+		c.Send("")
+		c.Skip()
+		c.Send("look")
+		c.Expect("Exits:")
+		alive(t, "a lone IAC")
+	})
+
+	t.Run("endless subnegotiation", func(t *testing.T) {
+		c := servertest.Dial(t, addr)
+		c.Create("Endless", "endl-pass")
+		_ = c.Write([]byte{255, 250, 201})
+		chunk := bytes.Repeat([]byte("Core.Hello {\"x\":1}"), 1000)
+		for i := 0; i < 60; i++ { // about a megabyte, never closed
+			if c.Write(chunk) != nil {
+				break
+			}
+		}
+		alive(t, "an endless subnegotiation")
+		_ = c.Write([]byte{255, 240})
+		c.Skip()
+		c.Send("look")
+		c.Expect("Exits:")
+	})
+
+	t.Run("control characters in speech reach no one raw", func(t *testing.T) {
+		c := servertest.Dial(t, addr)
+		c.Create("Escaper", "esc-pass")
+		by.Skip()
+		c.Send("say \x1b[2J\x1b]0;owned\x07 {R}red{x} hi")
+		got := by.Expect("hi'")
+		raw := by.Raw()
+		if bytes.Contains(raw, []byte("\x1b[2J")) || bytes.Contains(raw, []byte("\x1b]0;")) {
+			t.Fatalf("raw escape sequences reached another player: %q", got)
+		}
+		if !strings.Contains(got, "{R}red{x}") {
+			t.Fatalf("markup typed by a player should show as typed, not colour: %q", got)
+		}
+	})
+}
+
+// Thousands of connections opened and dropped at once cost nothing lasting:
+// the server stays up, a real player can still log in and play, and every
+// connection is accounted for afterwards.
+func TestBadInput_ManyConnectionsOpenedAndDropped(t *testing.T) {
+	srv := servertest.Start(t, nil)
+	addr := srv.TelnetAddr()
+	n := 10000
+	var lim syscall.Rlimit
+	if err := syscall.Getrlimit(syscall.RLIMIT_NOFILE, &lim); err == nil {
+		// Client and server ends share this process's descriptors.
+		if max := int(lim.Cur)/2 - 500; max < n {
+			n = max
+		}
+	}
+	if testing.Short() {
+		n = min(n, 1000)
+	}
+	t.Logf("opening %d connections at once", n)
+	conns := make([]net.Conn, n)
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	failed := 0
+	for w := 0; w < 32; w++ {
+		wg.Add(1)
+		go func(w int) {
+			defer wg.Done()
+			for i := w; i < n; i += 32 {
+				c, err := net.DialTimeout("tcp", addr, 5*time.Second)
+				if err != nil {
+					mu.Lock()
+					failed++
+					mu.Unlock()
+					continue
+				}
+				conns[i] = c
+			}
+		}(w)
+	}
+	wg.Wait()
+	if failed > n/10 {
+		t.Fatalf("%d of %d connections failed", failed, n)
+	}
+	for _, c := range conns {
+		if c != nil {
+			c.Close()
+		}
+	}
+	p := servertest.Dial(t, addr)
+	p.Create("Survivor", "surv-pass")
+	if out := p.Do("look"); !strings.Contains(out, "Exits:") {
+		t.Fatalf("server unusable after the flood: %q", out)
+	}
+	deadline := time.Now().Add(30 * time.Second)
+	for srv.Gate().Connections() > 1 {
+		if time.Now().After(deadline) {
+			t.Fatalf("%d connections still open after the flood was dropped", srv.Gate().Connections())
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}

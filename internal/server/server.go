@@ -1,0 +1,251 @@
+// Package server wires a running zonemud together: the store, the content,
+// the world and its zones, the gate and its listeners, and the admin HTTP
+// endpoint. main and the end-to-end tests start a server the same way,
+// through Start.
+package server
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"log/slog"
+	"net"
+	"net/http"
+	"net/http/pprof"
+	"os"
+	"path/filepath"
+	"strconv"
+	"sync"
+	"time"
+
+	"zonemud/internal/config"
+	"zonemud/net/gate"
+	"zonemud/store"
+	"zonemud/world"
+	"zonemud/world/content"
+)
+
+// Options are what Start needs beyond the configuration.
+type Options struct {
+	// Areas is the content to use when the areas folder of the config does
+	// not exist (the binary's embedded starter world). Nil means the folder
+	// must exist.
+	Areas fs.FS
+	Log   *slog.Logger
+}
+
+// Server is a running zonemud.
+type Server struct {
+	cfg   *config.Config
+	log   *slog.Logger
+	db    *store.DB
+	world *world.World
+	gate  *gate.Gate
+
+	telnetL net.Listener
+	httpL   net.Listener
+	httpS   *http.Server
+
+	wg   sync.WaitGroup
+	once sync.Once
+}
+
+// LoadContent reads the areas folder named in the config, or the fallback
+// when that folder does not exist.
+func LoadContent(cfg *config.Config, fallback fs.FS, log *slog.Logger) (*content.Set, string, error) {
+	dir := cfg.Server.AreasDir
+	if fi, err := os.Stat(dir); err == nil && fi.IsDir() {
+		set, err := content.Load(os.DirFS(dir))
+		return set, dir, err
+	}
+	if fallback == nil {
+		return nil, dir, fmt.Errorf("server: areas folder %s does not exist", dir)
+	}
+	if log != nil {
+		log.Info("server: no areas folder; serving the built-in starter world (run `zonemud init` to get editable files)", "areas_dir", dir)
+	}
+	set, err := content.Load(fallback)
+	return set, "built-in", err
+}
+
+// Start opens the store, loads content, starts the world and begins
+// listening. On error, whatever was started is stopped again.
+func Start(cfg *config.Config, opt Options) (srv *Server, err error) {
+	lg := opt.Log
+	if lg == nil {
+		lg = slog.Default()
+	}
+	s := &Server{cfg: cfg, log: lg}
+	defer func() {
+		if err != nil {
+			s.abort()
+		}
+	}()
+	set, from, err := LoadContent(cfg, opt.Areas, lg)
+	if err != nil {
+		return nil, err
+	}
+	lg.Info("server: content loaded", "from", from, "zones", len(set.Zones), "rooms", len(set.Rooms), "mobs", len(set.Mobs), "items", len(set.Items))
+	path := filepath.Join(cfg.Server.DataDir, cfg.Store.File)
+	s.db, err = store.Open(path, cfg.Store)
+	if err != nil {
+		return nil, err
+	}
+	lg.Info("server: store open", "path", path, "boot", s.db.Boot())
+	s.world, err = world.New(set, s.db, cfg.World, cfg.Zone, lg)
+	if err != nil {
+		return nil, err
+	}
+	s.gate = gate.New(s.world, cfg.Gate, lg)
+	if cfg.Server.TelnetAddr != "" {
+		s.telnetL, err = net.Listen("tcp", cfg.Server.TelnetAddr)
+		if err != nil {
+			return nil, fmt.Errorf("server: telnet listen: %w", err)
+		}
+	}
+	if cfg.Server.HTTPAddr != "" {
+		s.httpL, err = net.Listen("tcp", cfg.Server.HTTPAddr)
+		if err != nil {
+			return nil, fmt.Errorf("server: http listen: %w", err)
+		}
+	}
+	mssp := map[string][]string{}
+	if s.telnetL != nil {
+		_, port, _ := net.SplitHostPort(s.telnetL.Addr().String())
+		mssp["PORT"] = []string{port}
+	}
+	if cfg.Server.Hostname != "" {
+		mssp["HOSTNAME"] = []string{cfg.Server.Hostname}
+	}
+	if cfg.Server.Contact != "" {
+		mssp["CONTACT"] = []string{cfg.Server.Contact}
+	}
+	if cfg.Server.Website != "" {
+		mssp["WEBSITE"] = []string{cfg.Server.Website}
+	}
+	s.gate.SetMSSP(mssp)
+
+	s.world.Start()
+	if s.telnetL != nil {
+		s.wg.Add(1)
+		go func() {
+			defer s.wg.Done()
+			if err := s.gate.ServeTelnet(s.telnetL); err != nil {
+				lg.Error("server: telnet listener stopped", "err", err)
+			}
+		}()
+		lg.Info("server: telnet listening", "addr", s.telnetL.Addr().String())
+	}
+	if s.httpL != nil {
+		s.httpS = &http.Server{Handler: s.adminMux(), ReadHeaderTimeout: 5 * time.Second}
+		s.wg.Add(1)
+		go func() {
+			defer s.wg.Done()
+			if err := s.httpS.Serve(s.httpL); err != nil && !errors.Is(err, http.ErrServerClosed) {
+				lg.Error("server: http listener stopped", "err", err)
+			}
+		}()
+		lg.Info("server: admin http listening", "addr", s.httpL.Addr().String())
+	}
+	return s, nil
+}
+
+// abort undoes a partial Start.
+func (s *Server) abort() {
+	if s.telnetL != nil {
+		s.telnetL.Close()
+	}
+	if s.httpL != nil {
+		s.httpL.Close()
+	}
+	if s.db != nil {
+		s.db.Close()
+	}
+}
+
+// TelnetAddr is where the telnet listener listens, "" if off.
+func (s *Server) TelnetAddr() string {
+	if s.telnetL == nil {
+		return ""
+	}
+	return s.telnetL.Addr().String()
+}
+
+// HTTPAddr is where the admin endpoint listens, "" if off.
+func (s *Server) HTTPAddr() string {
+	if s.httpL == nil {
+		return ""
+	}
+	return s.httpL.Addr().String()
+}
+
+// World is the running world.
+func (s *Server) World() *world.World { return s.world }
+
+// Gate is the running gate.
+func (s *Server) Gate() *gate.Gate { return s.gate }
+
+// Store is the open store.
+func (s *Server) Store() *store.DB { return s.db }
+
+// Shutdown stops accepting connections, tells every player, stops every
+// zone (each saves its characters), writes everything, and closes the
+// store. It returns once all of that is done or ctx ends.
+func (s *Server) Shutdown(ctx context.Context) error {
+	var err error
+	s.once.Do(func() {
+		start := time.Now()
+		errs := []error{s.gate.Shutdown(ctx), s.world.Shutdown(ctx), s.gate.Wait(ctx)}
+		if s.httpS != nil {
+			errs = append(errs, s.httpS.Shutdown(ctx))
+		}
+		s.wg.Wait()
+		errs = append(errs, s.db.Close())
+		err = errors.Join(errs...)
+		s.log.Info("server: stopped", "took", time.Since(start).Round(time.Millisecond), "err", err)
+	})
+	return err
+}
+
+// adminMux serves health, metrics and backups on the admin address, which
+// should stay on loopback.
+func (s *Server) adminMux() *http.ServeMux {
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+		fmt.Fprintf(w, "ok\nplayers %d\nconnections %d\n", s.world.Players(), s.gate.Connections())
+	})
+	mux.HandleFunc("GET /backup", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/octet-stream")
+		w.Header().Set("Content-Disposition", `attachment; filename="zonemud-backup.db"`)
+		w.Header().Set("Content-Length", strconv.FormatInt(s.db.Size(), 10))
+		if _, err := s.db.Backup(w); err != nil {
+			s.log.Error("server: backup over http failed", "err", err)
+		}
+	})
+	mux.HandleFunc("GET /metrics", s.metrics)
+	// Profiles for the admin (the address stays on loopback).
+	mux.HandleFunc("/debug/pprof/", pprof.Index)
+	mux.HandleFunc("/debug/pprof/profile", pprof.Profile)
+	mux.HandleFunc("/debug/pprof/trace", pprof.Trace)
+	return mux
+}
+
+// metrics writes the Prometheus text format.
+func (s *Server) metrics(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("Content-Type", "text/plain; version=0.0.4; charset=utf-8")
+	fmt.Fprintf(w, "# HELP zonemud_players Characters in the world, link-dead included.\n# TYPE zonemud_players gauge\nzonemud_players %d\n", s.world.Players())
+	fmt.Fprintf(w, "# HELP zonemud_connections Open client connections.\n# TYPE zonemud_connections gauge\nzonemud_connections %d\n", s.gate.Connections())
+	fmt.Fprintf(w, "# HELP zonemud_zone_faults_total Recovered handler panics per zone.\n# TYPE zonemud_zone_faults_total counter\n")
+	for _, z := range s.world.Zones() {
+		fmt.Fprintf(w, "zonemud_zone_faults_total{zone=%q} %d\n", z.Template(), z.Faults())
+	}
+	fmt.Fprintf(w, "# HELP zonemud_zone_population Players per zone.\n# TYPE zonemud_zone_population gauge\n")
+	for _, z := range s.world.Zones() {
+		fmt.Fprintf(w, "zonemud_zone_population{zone=%q} %d\n", z.Template(), z.Population())
+	}
+	fmt.Fprintf(w, "# HELP zonemud_store_commits_total Committed store transactions.\n# TYPE zonemud_store_commits_total counter\nzonemud_store_commits_total %d\n", s.db.Commits())
+	fmt.Fprintf(w, "# HELP zonemud_store_refused_total Saves refused (stale epoch or ledger conflict).\n# TYPE zonemud_store_refused_total counter\nzonemud_store_refused_total %d\n", s.db.Refused())
+	fmt.Fprintf(w, "# HELP zonemud_store_bytes Database file size.\n# TYPE zonemud_store_bytes gauge\nzonemud_store_bytes %d\n", s.db.Size())
+}

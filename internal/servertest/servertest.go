@@ -1,0 +1,367 @@
+// Package servertest starts a real zonemud on loopback for end-to-end tests
+// and drives it with real telnet byte streams. Tests in any package use it;
+// nothing outside tests imports it.
+package servertest
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"log/slog"
+	"net"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"zonemud/internal/config"
+	"zonemud/internal/server"
+)
+
+// Root is the repository root, found from this file's path.
+func Root() string {
+	_, file, _, _ := runtime.Caller(0)
+	return filepath.Clean(filepath.Join(filepath.Dir(file), "..", ".."))
+}
+
+// Config returns the repository's config.toml with test settings: loopback
+// ports chosen by the system, a temporary data dir, the repository's areas,
+// and cheap password hashing.
+func Config(t testing.TB) *config.Config {
+	t.Helper()
+	def, err := os.ReadFile(filepath.Join(Root(), "config.toml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := config.Load(def, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.Server.TelnetAddr = "127.0.0.1:0"
+	cfg.Server.SSHAddr = "127.0.0.1:0"
+	cfg.Server.HTTPAddr = "127.0.0.1:0"
+	cfg.Server.DataDir = t.TempDir()
+	cfg.Server.AreasDir = filepath.Join(Root(), "areas")
+	cfg.Gate.ArgonMemoryKiB = 64
+	cfg.Gate.ArgonTime = 1
+	cfg.Gate.HashConcurrency = 4
+	cfg.Gate.LinesPerSec = 1000
+	cfg.Gate.LinesBurst = 1000
+	return cfg
+}
+
+// Start runs a server with cfg (Config(t) if nil) and shuts it down when
+// the test ends, checking that shutdown was clean.
+func Start(t testing.TB, cfg *config.Config) *server.Server {
+	t.Helper()
+	if cfg == nil {
+		cfg = Config(t)
+	}
+	log := slog.New(slog.NewTextHandler(testWriter{t}, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	srv, err := server.Start(cfg, server.Options{Log: log})
+	if err != nil {
+		t.Fatalf("start server: %v", err)
+	}
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		if err := srv.Shutdown(ctx); err != nil {
+			t.Errorf("shutdown: %v", err)
+		}
+	})
+	return srv
+}
+
+type testWriter struct{ t testing.TB }
+
+func (w testWriter) Write(p []byte) (int, error) {
+	w.t.Logf("%s", bytes.TrimRight(p, "\n"))
+	return len(p), nil
+}
+
+// Client is a scripted telnet client: it refuses every option the server
+// offers (like plain telnet or netcat would, as far as the server can
+// tell), strips telnet commands from what it reads, and lets a test send
+// lines and wait for text.
+type Client struct {
+	t    testing.TB
+	conn net.Conn
+
+	mu     sync.Mutex
+	buf    strings.Builder // everything read, telnet commands and colour codes stripped
+	mark   int             // Expect searches from here
+	closed bool
+	cond   *sync.Cond
+	raw    bytes.Buffer // everything read, as sent
+	// Agree lists options (by code) the client says yes to.
+	agree map[byte]bool
+}
+
+// Dial connects a client to addr.
+func Dial(t testing.TB, addr string, agree ...byte) *Client {
+	t.Helper()
+	c, err := net.DialTimeout("tcp", addr, 5*time.Second)
+	if err != nil {
+		t.Fatalf("dial %s: %v", addr, err)
+	}
+	cl := &Client{t: t, conn: c, agree: map[byte]bool{}}
+	for _, o := range agree {
+		cl.agree[o] = true
+	}
+	cl.cond = sync.NewCond(&cl.mu)
+	go cl.read()
+	t.Cleanup(func() { c.Close() })
+	return cl
+}
+
+const (
+	iac  = 255
+	will = 251
+	wont = 252
+	do   = 253
+	dont = 254
+	sb   = 250
+	se   = 240
+)
+
+func (c *Client) read() {
+	b := make([]byte, 4096)
+	state := 0
+	var verb byte
+	for {
+		n, err := c.conn.Read(b)
+		c.mu.Lock()
+		c.raw.Write(b[:n])
+		for _, x := range b[:n] {
+			switch state {
+			case 0:
+				switch {
+				case x == iac:
+					state = 1
+				case x == 0x1b:
+					state = 5
+				default:
+					c.buf.WriteByte(x)
+				}
+			case 1:
+				switch x {
+				case iac:
+					c.buf.WriteByte(iac)
+					state = 0
+				case will, wont, do, dont:
+					verb, state = x, 2
+				case sb:
+					state = 3
+				default:
+					state = 0
+				}
+			case 2:
+				c.answer(verb, x)
+				state = 0
+			case 3: // in SB until IAC SE
+				if x == iac {
+					state = 4
+				}
+			case 4:
+				if x == se {
+					state = 0
+				} else {
+					state = 3
+				}
+			case 5: // ESC: drop a CSI sequence (colour) up to its final byte
+				if x != '[' && (x >= 0x40 && x <= 0x7e) {
+					state = 0
+				}
+			}
+		}
+		if err != nil {
+			c.closed = true
+		}
+		c.cond.Broadcast()
+		c.mu.Unlock()
+		if err != nil {
+			return
+		}
+	}
+}
+
+// answer replies to negotiation; c.mu is held.
+func (c *Client) answer(verb, opt byte) {
+	var reply byte
+	switch verb {
+	case will:
+		reply = dont
+		if c.agree[opt] {
+			reply = do
+		}
+	case do:
+		reply = wont
+		if c.agree[opt] {
+			reply = will
+		}
+	default:
+		return
+	}
+	go c.conn.Write([]byte{iac, reply, opt})
+}
+
+// Send writes one line.
+func (c *Client) Send(line string) {
+	c.t.Helper()
+	if _, err := c.conn.Write([]byte(line + "\r\n")); err != nil {
+		c.t.Fatalf("send %q: %v", line, err)
+	}
+}
+
+// Write writes raw bytes.
+func (c *Client) Write(p []byte) error {
+	_, err := c.conn.Write(p)
+	return err
+}
+
+// Expect waits until the text read since the last Expect contains want,
+// and moves past it. It fails the test after timeout (5 s if 0).
+func (c *Client) Expect(want string) string {
+	c.t.Helper()
+	got, err := c.wait(want, 5*time.Second)
+	if err != nil {
+		c.t.Fatalf("%v", err)
+	}
+	return got
+}
+
+// ExpectWithin is Expect with a given timeout.
+func (c *Client) ExpectWithin(want string, d time.Duration) string {
+	c.t.Helper()
+	got, err := c.wait(want, d)
+	if err != nil {
+		c.t.Fatalf("%v", err)
+	}
+	return got
+}
+
+// Try is Expect that reports failure instead of failing the test.
+func (c *Client) Try(want string, d time.Duration) (string, bool) {
+	got, err := c.wait(want, d)
+	return got, err == nil
+}
+
+func (c *Client) wait(want string, d time.Duration) (string, error) {
+	deadline := time.Now().Add(d)
+	timer := time.AfterFunc(d, func() {
+		c.mu.Lock()
+		c.cond.Broadcast()
+		c.mu.Unlock()
+	})
+	defer timer.Stop()
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for {
+		s := c.buf.String()
+		if i := strings.Index(s[c.mark:], want); i >= 0 {
+			got := s[c.mark : c.mark+i+len(want)]
+			c.mark += i + len(want)
+			return got, nil
+		}
+		if c.closed {
+			return "", fmt.Errorf("connection closed waiting for %q; got since last match:\n%s", want, s[c.mark:])
+		}
+		if time.Now().After(deadline) {
+			return "", fmt.Errorf("timed out after %v waiting for %q; got since last match:\n%s", d, want, s[c.mark:])
+		}
+		c.cond.Wait()
+	}
+}
+
+// Since returns everything read since the last match, without moving on.
+func (c *Client) Since() string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.buf.String()[c.mark:]
+}
+
+// Skip moves past everything read so far.
+func (c *Client) Skip() {
+	c.mu.Lock()
+	c.mark = c.buf.Len()
+	c.mu.Unlock()
+}
+
+// Raw returns every byte read, telnet commands included.
+func (c *Client) Raw() []byte {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return append([]byte(nil), c.raw.Bytes()...)
+}
+
+// WaitClosed waits for the server to close the connection.
+func (c *Client) WaitClosed(d time.Duration) bool {
+	deadline := time.Now().Add(d)
+	timer := time.AfterFunc(d, func() {
+		c.mu.Lock()
+		c.cond.Broadcast()
+		c.mu.Unlock()
+	})
+	defer timer.Stop()
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for !c.closed {
+		if time.Now().After(deadline) {
+			return false
+		}
+		c.cond.Wait()
+	}
+	return true
+}
+
+// Close drops the connection, as a player whose line fails would.
+func (c *Client) Close() { c.conn.Close() }
+
+// Create logs in a new character and waits for the first prompt in the
+// world.
+func (c *Client) Create(name, password string) {
+	c.t.Helper()
+	c.Expect("name")
+	c.Send(name)
+	c.Expect("(y/n)")
+	c.Send("y")
+	c.Expect("password")
+	c.Send(password)
+	c.Expect("again")
+	c.Send(password)
+	c.Expect("Exits:")
+	c.Expect("> ")
+}
+
+// Login logs in an existing character and waits for the first prompt in
+// the world.
+func (c *Client) Login(name, password string) {
+	c.t.Helper()
+	c.Expect("name")
+	c.Send(name)
+	c.Expect("password")
+	c.Send(password)
+	c.Expect("Exits:")
+	c.Expect("> ")
+}
+
+// Do sends a command and waits for the next prompt, returning what came
+// before it. Output from others (speech, a wandering mob) can arrive first,
+// so a test that needs a particular answer uses DoExpect.
+func (c *Client) Do(cmd string) string {
+	c.t.Helper()
+	c.Skip()
+	c.Send(cmd)
+	return c.Expect("> ")
+}
+
+// DoExpect sends a command and waits for want in what comes back.
+func (c *Client) DoExpect(cmd, want string) string {
+	c.t.Helper()
+	c.Skip()
+	c.Send(cmd)
+	return c.Expect(want)
+}

@@ -1,0 +1,260 @@
+// Command zonemud is a single-binary MUD server: every zone an actor, telnet
+// and SSH on the front, one bbolt file behind.
+//
+//	zonemud [serve] [-config FILE]    run the server (the default)
+//	zonemud check [-config FILE]      validate the configuration and the areas
+//	zonemud backup [-config FILE] OUT write a consistent copy of the database
+//	zonemud init [DIR]                write config.toml and the starter areas
+//	zonemud version                   print the version
+package main
+
+import (
+	"context"
+	"embed"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"io/fs"
+	"log/slog"
+	"net/http"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"syscall"
+	"time"
+
+	"zonemud/internal/config"
+	"zonemud/internal/server"
+	"zonemud/store"
+)
+
+// version is set at build time with -ldflags "-X main.version=...".
+var version = "dev"
+
+//go:embed config.toml
+var defaultConfig []byte
+
+//go:embed areas
+var embeddedAreas embed.FS
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+func run(args []string, stdout, stderr io.Writer) int {
+	cmd := "serve"
+	if len(args) > 0 && args[0] != "" && args[0][0] != '-' {
+		cmd, args = args[0], args[1:]
+	}
+	fset := flag.NewFlagSet("zonemud "+cmd, flag.ContinueOnError)
+	fset.SetOutput(stderr)
+	cfgPath := fset.String("config", "", "configuration file (default: ./config.toml if present, else the built-in defaults)")
+	if err := fset.Parse(args); err != nil {
+		return 2
+	}
+	switch cmd {
+	case "version":
+		fmt.Fprintln(stdout, "zonemud", version)
+		return 0
+	case "init":
+		return initDir(fset.Args(), stdout, stderr)
+	}
+	cfg, err := loadConfig(*cfgPath)
+	if err != nil {
+		fmt.Fprintln(stderr, err)
+		return 1
+	}
+	log := newLogger(cfg, stderr)
+	switch cmd {
+	case "serve":
+		return serve(cfg, log, stderr)
+	case "check":
+		return check(cfg, stdout, stderr)
+	case "backup":
+		return backup(cfg, fset.Args(), stdout, stderr)
+	}
+	fmt.Fprintf(stderr, "zonemud: unknown command %q (serve, check, backup, init, version)\n", cmd)
+	return 2
+}
+
+// loadConfig reads the file the admin named, or ./config.toml if there is
+// one, over the built-in defaults.
+func loadConfig(path string) (*config.Config, error) {
+	if path == "" {
+		if _, err := os.Stat("config.toml"); err == nil {
+			path = "config.toml"
+		}
+	}
+	return config.Load(defaultConfig, path)
+}
+
+func newLogger(cfg *config.Config, w io.Writer) *slog.Logger {
+	var lvl slog.Level
+	_ = lvl.UnmarshalText([]byte(cfg.Server.LogLevel))
+	opts := &slog.HandlerOptions{Level: lvl}
+	var h slog.Handler = slog.NewTextHandler(w, opts)
+	if cfg.Server.LogFormat == "json" {
+		h = slog.NewJSONHandler(w, opts)
+	}
+	l := slog.New(h)
+	slog.SetDefault(l)
+	return l
+}
+
+func areasFS() fs.FS {
+	sub, err := fs.Sub(embeddedAreas, "areas")
+	if err != nil {
+		panic(err) // the embed directive guarantees the folder
+	}
+	return sub
+}
+
+// serve runs the server until SIGINT or SIGTERM, then shuts it down.
+func serve(cfg *config.Config, log *slog.Logger, stderr io.Writer) int {
+	srv, err := server.Start(cfg, server.Options{Areas: areasFS(), Log: log})
+	if err != nil {
+		fmt.Fprintln(stderr, "zonemud:", err)
+		return 1
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	<-ctx.Done()
+	stop()
+	log.Info("zonemud: shutting down")
+	sctx, cancel := context.WithTimeout(context.Background(), time.Duration(cfg.Server.ShutdownSecs)*time.Second)
+	defer cancel()
+	if err := srv.Shutdown(sctx); err != nil {
+		fmt.Fprintln(stderr, "zonemud: shutdown:", err)
+		return 1
+	}
+	return 0
+}
+
+// check validates the configuration and the areas without serving.
+func check(cfg *config.Config, stdout, stderr io.Writer) int {
+	set, from, err := server.LoadContent(cfg, areasFS(), nil)
+	if err != nil {
+		fmt.Fprintln(stderr, err)
+		return 1
+	}
+	fmt.Fprintf(stdout, "config ok; areas from %s ok: %d zones, %d rooms, %d mobs, %d items, %d help topics\n",
+		from, len(set.Zones), len(set.Rooms), len(set.Mobs), len(set.Items), len(set.Help))
+	return 0
+}
+
+// backup writes a consistent copy of the database to the named file: from
+// the running server's admin endpoint if it is up, else from the file.
+func backup(cfg *config.Config, args []string, stdout, stderr io.Writer) int {
+	if len(args) != 1 {
+		fmt.Fprintln(stderr, "usage: zonemud backup [-config FILE] OUT.db")
+		return 2
+	}
+	out := args[0]
+	if cfg.Server.HTTPAddr != "" {
+		n, err := backupHTTP("http://"+cfg.Server.HTTPAddr+"/backup", out)
+		if err == nil {
+			fmt.Fprintf(stdout, "backup of the running server: %s (%d bytes)\n", out, n)
+			return 0
+		}
+		if !errors.Is(err, errNoServer) {
+			fmt.Fprintln(stderr, "zonemud: backup:", err)
+			return 1
+		}
+	}
+	path := filepath.Join(cfg.Server.DataDir, cfg.Store.File)
+	if _, err := os.Stat(path); err != nil {
+		fmt.Fprintf(stderr, "zonemud: backup: no server is running and there is no database at %s\n", path)
+		return 1
+	}
+	db, err := store.Open(path, cfg.Store)
+	if err != nil {
+		fmt.Fprintln(stderr, "zonemud: backup:", err)
+		return 1
+	}
+	defer db.Close()
+	n, err := db.BackupFile(out)
+	if err != nil {
+		fmt.Fprintln(stderr, "zonemud: backup:", err)
+		return 1
+	}
+	fmt.Fprintf(stdout, "backup of %s: %s (%d bytes)\n", path, out, n)
+	return 0
+}
+
+var errNoServer = errors.New("no server is answering")
+
+func backupHTTP(url, out string) (int64, error) {
+	client := &http.Client{Timeout: 10 * time.Minute}
+	resp, err := client.Get(url)
+	if err != nil {
+		return 0, fmt.Errorf("%w: %v", errNoServer, err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return 0, fmt.Errorf("server answered %s", resp.Status)
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(out), ".backup-*")
+	if err != nil {
+		return 0, err
+	}
+	defer os.Remove(tmp.Name())
+	n, err := io.Copy(tmp, resp.Body)
+	if err == nil && resp.ContentLength >= 0 && n != resp.ContentLength {
+		err = fmt.Errorf("backup cut short: %d of %d bytes", n, resp.ContentLength)
+	}
+	if err == nil {
+		err = tmp.Sync()
+	}
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp.Name(), out)
+	}
+	return n, err
+}
+
+// initDir writes config.toml and the starter areas into a folder, refusing
+// to overwrite anything.
+func initDir(args []string, stdout, stderr io.Writer) int {
+	dir := "."
+	if len(args) > 0 {
+		dir = args[0]
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		fmt.Fprintln(stderr, "zonemud: init:", err)
+		return 1
+	}
+	cfgOut := filepath.Join(dir, "config.toml")
+	areasOut := filepath.Join(dir, "areas")
+	for _, p := range []string{cfgOut, areasOut} {
+		if _, err := os.Stat(p); err == nil {
+			fmt.Fprintf(stderr, "zonemud: init: %s already exists; nothing written\n", p)
+			return 1
+		}
+	}
+	if err := os.WriteFile(cfgOut, defaultConfig, 0o644); err != nil {
+		fmt.Fprintln(stderr, "zonemud: init:", err)
+		return 1
+	}
+	err := fs.WalkDir(areasFS(), ".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		target := filepath.Join(areasOut, filepath.FromSlash(p))
+		if d.IsDir() {
+			return os.MkdirAll(target, 0o755)
+		}
+		data, err := fs.ReadFile(areasFS(), p)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(target, data, 0o644)
+	})
+	if err != nil {
+		fmt.Fprintln(stderr, "zonemud: init:", err)
+		return 1
+	}
+	fmt.Fprintf(stdout, "wrote %s and %s; start the server with: zonemud -config %s\n", cfgOut, areasOut, cfgOut)
+	return 0
+}

@@ -1,0 +1,191 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"zonemud/internal/servertest"
+)
+
+var (
+	buildOnce sync.Once
+	binPath   string
+	buildErr  error
+)
+
+// binary builds zonemud once per test run.
+func binary(t *testing.T) string {
+	t.Helper()
+	buildOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "zonemud-bin-")
+		if err != nil {
+			buildErr = err
+			return
+		}
+		binPath = filepath.Join(dir, "zonemud")
+		out, err := exec.Command("go", "build", "-o", binPath, ".").CombinedOutput()
+		if err != nil {
+			buildErr = fmt.Errorf("go build: %v\n%s", err, out)
+		}
+	})
+	if buildErr != nil {
+		t.Fatal(buildErr)
+	}
+	return binPath
+}
+
+// freePort finds a loopback port that is free now.
+func freePort(t *testing.T) string {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	return l.Addr().String()
+}
+
+// proc is a zonemud process started by a test.
+type proc struct {
+	cmd    *exec.Cmd
+	out    *bytes.Buffer
+	telnet string
+	done   chan error
+}
+
+// writeConfig writes a config for a test server in dir and returns its path.
+func writeConfig(t *testing.T, dir string, extra string) (string, string) {
+	t.Helper()
+	telnet := freePort(t)
+	body := fmt.Sprintf(`[server]
+telnet_addr = %q
+ssh_addr = %q
+http_addr = %q
+data_dir = %q
+areas_dir = %q
+log_level = "warn"
+[gate]
+argon_memory_kib = 64
+argon_time = 1
+lines_per_sec = 1000.0
+lines_burst = 1000
+%s`, telnet, freePort(t), freePort(t), filepath.Join(dir, "data"), filepath.Join(servertest.Root(), "areas"), extra)
+	p := filepath.Join(dir, "config.toml")
+	if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p, telnet
+}
+
+func startProc(t *testing.T, cfgPath, telnet string) *proc {
+	t.Helper()
+	p := &proc{cmd: exec.Command(binary(t), "-config", cfgPath), out: &bytes.Buffer{}, telnet: telnet, done: make(chan error, 1)}
+	p.cmd.Stdout = p.out
+	p.cmd.Stderr = p.out
+	if err := p.cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	go func() { p.done <- p.cmd.Wait() }()
+	t.Cleanup(func() {
+		_ = p.cmd.Process.Kill()
+		<-p.done
+	})
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		c, err := net.Dial("tcp", telnet)
+		if err == nil {
+			c.Close()
+			return p
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("server did not start listening: %v\n%s", err, p.out)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// SIGTERM: every player is told, every character saved, and the process
+// exits 0 within 5 seconds. The next start finds everyone where they stood.
+func TestMain_SIGTERMSavesAndExits(t *testing.T) {
+	dir := t.TempDir()
+	cfg, telnet := writeConfig(t, dir, "")
+	p := startProc(t, cfg, telnet)
+	a := servertest.Dial(t, telnet)
+	a.Create("Gale", "gale-pass")
+	a.DoExpect("west", "Market Row")
+	b := servertest.Dial(t, telnet)
+	b.Create("Hale", "hale-pass")
+	b.DoExpect("north", "Temple Street")
+
+	start := time.Now()
+	if err := p.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	a.Expect("shutting down")
+	b.Expect("shutting down")
+	select {
+	case err := <-p.done:
+		if err != nil {
+			t.Fatalf("exit: %v\n%s", err, p.out)
+		}
+		p.done <- nil
+	case <-time.After(5 * time.Second):
+		t.Fatalf("still running 5s after SIGTERM\n%s", p.out)
+	}
+	t.Logf("stopped in %v", time.Since(start))
+	if !a.WaitClosed(time.Second) || !b.WaitClosed(time.Second) {
+		t.Fatal("connections left open after exit")
+	}
+
+	startProc(t, cfg, telnet)
+	a2 := servertest.Dial(t, telnet)
+	a2.Login("Gale", "gale-pass")
+	a2.DoExpect("look", "Market Row")
+	b2 := servertest.Dial(t, telnet)
+	b2.Login("Hale", "hale-pass")
+	b2.DoExpect("look", "Temple Street")
+}
+
+func TestMain_VersionAndCheck(t *testing.T) {
+	var out, errb bytes.Buffer
+	if code := run([]string{"version"}, &out, &errb); code != 0 || !strings.HasPrefix(out.String(), "zonemud ") {
+		t.Fatalf("version: %d %q %q", code, out.String(), errb.String())
+	}
+	out.Reset()
+	dir := t.TempDir()
+	cfg, _ := writeConfig(t, dir, "")
+	if code := run([]string{"check", "-config", cfg}, &out, &errb); code != 0 || !strings.Contains(out.String(), "zones") {
+		t.Fatalf("check: %d %q %q", code, out.String(), errb.String())
+	}
+	errb.Reset()
+	bad := filepath.Join(dir, "bad.toml")
+	_ = os.WriteFile(bad, []byte("[zone]\nlinkdead_secs = 0\n"), 0o644)
+	if code := run([]string{"-config", bad}, &out, &errb); code == 0 || !strings.Contains(errb.String(), "zone.linkdead_secs") {
+		t.Fatalf("bad config: code %d, stderr %q", code, errb.String())
+	}
+}
+
+func TestMain_InitWritesAnEditableWorld(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "mud")
+	var out, errb bytes.Buffer
+	if code := run([]string{"init", dir}, &out, &errb); code != 0 {
+		t.Fatalf("init: %d %s", code, errb.String())
+	}
+	for _, f := range []string{"config.toml", "areas/emberfall.toml", "areas/game.toml", "areas/README.md"} {
+		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
+			t.Errorf("init did not write %s", f)
+		}
+	}
+	if code := run([]string{"init", dir}, &out, &errb); code == 0 {
+		t.Fatal("init overwrote an existing world")
+	}
+}
