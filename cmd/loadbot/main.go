@@ -1,0 +1,107 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+	"time"
+)
+
+// defaultCommands is a walk-and-talk mix for the starter world.
+const defaultCommands = "look,north,south,east,west,say hello,who,inventory,exits"
+
+// fdSlack is the descriptors a run needs beside one per bot (stdio, the CSV
+// file, the runtime's own).
+const fdSlack = 16
+
+func main() {
+	os.Exit(mainErr())
+}
+
+func mainErr() int {
+	cfg := Config{Logf: logf}
+	fs := flag.NewFlagSet("loadbot", flag.ContinueOnError)
+	fs.Usage = func() {
+		fmt.Fprintf(fs.Output(), "usage: go run ./cmd/loadbot [flags]\n\n"+
+			"Logs -n telnet bots into a zonemud server and measures login time and\n"+
+			"the round trip from a command to the next prompt. Exit status 1 if any\n"+
+			"connection, login or command failed.\n\nflags:\n")
+		fs.PrintDefaults()
+	}
+	fs.StringVar(&cfg.Addr, "addr", "127.0.0.1:4000", "server telnet `address`")
+	fs.IntVar(&cfg.Bots, "n", 100, "number of bots")
+	fs.DurationVar(&cfg.Every, "every", 2*time.Second, "time between commands of one bot, jittered ±20%")
+	fs.DurationVar(&cfg.Duration, "duration", 60*time.Second, "measured time, after every bot logged in and the warmup")
+	fs.DurationVar(&cfg.Warmup, "warmup", 2*time.Second, "time after the last login before measuring")
+	fs.Float64Var(&cfg.Ramp, "ramp", 200, "connections started per second while logging in")
+	commands := fs.String("commands", defaultCommands, "comma-separated `list` of commands; each bot picks at random")
+	fs.Uint64Var(&cfg.Seed, "seed", 1, "seed of the bots' random choices")
+	fs.StringVar(&cfg.Prefix, "prefix", "Bot", "name prefix (letters); bot i is prefix + i in base 26 letters")
+	fs.StringVar(&cfg.Password, "password", "loadbot-pass", "password of every bot")
+	fs.DurationVar(&cfg.ReplyTimeout, "timeout", 10*time.Second, "a command with no prompt this long is a timeout")
+	fs.DurationVar(&cfg.LoginTimeout, "login-timeout", 30*time.Second, "time allowed from dial to the first prompt")
+	fs.StringVar(&cfg.CSV, "csv", "", "write every measured round trip to `file` (bot,unix_nanos,micros)")
+	quiet := fs.Bool("quiet", false, "no progress lines on stderr")
+	asJSON := fs.Bool("json", false, "also print the summary as one JSON object, as the last line")
+	if err := fs.Parse(os.Args[1:]); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		return 2
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(os.Stderr, "loadbot: unexpected arguments %q\n", fs.Args())
+		return 2
+	}
+	for _, c := range strings.Split(*commands, ",") {
+		if c = strings.TrimSpace(c); c != "" {
+			cfg.Commands = append(cfg.Commands, c)
+		}
+	}
+	if *quiet {
+		cfg.Logf = nil
+	}
+
+	limit, err := raiseFileLimit()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+	}
+	if limit != 0 && limit < uint64(cfg.Bots+fdSlack) {
+		fmt.Fprintf(os.Stderr, "loadbot: open file limit is %d, too low for -n %d; connections past it will fail (raise the hard limit: ulimit -Hn)\n",
+			limit, cfg.Bots)
+	}
+
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	s, err := Run(ctx, cfg)
+	if s == nil {
+		fmt.Fprintf(os.Stderr, "loadbot: %v\n", err)
+		return 2
+	}
+	fmt.Print(s.Text())
+	if *asJSON {
+		j, jerr := s.JSON()
+		if jerr != nil {
+			fmt.Fprintf(os.Stderr, "loadbot: %v\n", jerr)
+			return 1
+		}
+		fmt.Printf("%s\n", j)
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	if s.Failed() {
+		return 1
+	}
+	return 0
+}
+
+func logf(format string, args ...any) {
+	fmt.Fprintf(os.Stderr, format+"\n", args...)
+}

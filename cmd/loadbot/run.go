@@ -1,0 +1,328 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"os"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// Config is what one run does. The zero value is not useful; main fills it
+// from flags, tests fill it directly.
+type Config struct {
+	Addr     string
+	Bots     int
+	Every    time.Duration // mean time between commands of one bot, jittered ±20%
+	Duration time.Duration // measured window, after every bot logged in and Warmup passed
+	Warmup   time.Duration
+	Ramp     float64  // connections started per second
+	Commands []string // each bot picks one at random for every send
+	Seed     uint64
+	Prefix   string // name prefix; letters only
+	Password string
+
+	ReplyTimeout time.Duration // a command with no prompt this long is a timeout
+	LoginTimeout time.Duration // dial to first prompt
+
+	CSV string // if set, write every round-trip sample of the window here
+
+	// Logf, if set, receives progress lines.
+	Logf func(format string, args ...any)
+}
+
+// maxNameLen is the longest name the server accepts (DESIGN.md).
+const maxNameLen = 20
+
+func (c *Config) validate() error {
+	switch {
+	case c.Bots < 1:
+		return errors.New("-n must be at least 1")
+	case c.Every <= 0:
+		return errors.New("-every must be positive")
+	case c.Duration <= 0:
+		return errors.New("-duration must be positive")
+	case c.Warmup < 0:
+		return errors.New("-warmup must not be negative")
+	case !(c.Ramp > 0) || math.IsInf(c.Ramp, 0):
+		return errors.New("-ramp must be a positive number")
+	case len(c.Commands) == 0:
+		return errors.New("-commands must name at least one command")
+	case c.ReplyTimeout <= 0 || c.LoginTimeout <= 0:
+		return errors.New("timeouts must be positive")
+	case c.Password == "" || strings.ContainsAny(c.Password, "\r\n"):
+		return errors.New("-password must be one non-empty line")
+	}
+	for _, r := range c.Prefix {
+		if !('a' <= r && r <= 'z' || 'A' <= r && r <= 'Z') {
+			return fmt.Errorf("-prefix %q: names are letters only", c.Prefix)
+		}
+	}
+	if longest := botName(c.Prefix, c.Bots-1); len(longest) > maxNameLen {
+		return fmt.Errorf("-prefix %q: name %q for bot %d is longer than %d letters", c.Prefix, longest, c.Bots-1, maxNameLen)
+	}
+	for _, cmd := range c.Commands {
+		if cmd == "" || strings.ContainsAny(cmd, "\r\n") {
+			return fmt.Errorf("-commands: %q is not one non-empty line", cmd)
+		}
+	}
+	return nil
+}
+
+// botName is prefix followed by i in base 26 with letters for digits
+// (0 is "a", 25 "z", 26 "ba", 676 "baa"), so every index gives a distinct,
+// valid name.
+func botName(prefix string, i int) string {
+	var digits [16]byte
+	p := len(digits)
+	for {
+		p--
+		digits[p] = 'a' + byte(i%26)
+		i /= 26
+		if i == 0 {
+			break
+		}
+	}
+	return prefix + string(digits[p:])
+}
+
+// run is the state shared by the bots of one Run. Besides the atomic fields
+// and the lock-free histogram, it is immutable after Run starts the first bot.
+type run struct {
+	cfg   Config
+	base  time.Time // mono() counts from here
+	lines [][]byte  // Commands, each ending in CRLF; shared read-only
+	stop  chan struct{}
+
+	// atomic: the measured window in mono() nanoseconds, [winStart, winEnd).
+	// Both are MaxInt64 until every bot has finished logging in.
+	winStart, winEnd atomic.Int64
+
+	rtt      histogram    // round trips of commands sent in the window
+	loggedIn atomic.Int32 // bots logged in so far
+}
+
+// mono is the time since the run began, from the monotonic clock.
+func (r *run) mono() int64 { return int64(time.Since(r.base)) }
+
+func (r *run) inWindow(t int64) bool {
+	return t >= r.winStart.Load() && t < r.winEnd.Load()
+}
+
+func (r *run) logf(format string, args ...any) {
+	if r.cfg.Logf != nil {
+		r.cfg.Logf(format, args...)
+	}
+}
+
+// Run connects cfg.Bots bots to cfg.Addr at cfg.Ramp per second, logs them
+// in, lets them send commands, measures for cfg.Duration after cfg.Warmup,
+// then has each bot wait for its last answer and quit. Cancelling ctx ends
+// the login phase or the window early; the summary then covers the time that
+// was measured. The error is for bad configuration or an unwritable CSV file;
+// failures of the server are in the summary.
+func Run(ctx context.Context, cfg Config) (*Summary, error) {
+	if err := cfg.validate(); err != nil {
+		return nil, err
+	}
+	r := &run{
+		cfg:  cfg,
+		base: time.Now(),
+		stop: make(chan struct{}),
+	}
+	for _, c := range cfg.Commands {
+		r.lines = append(r.lines, []byte(c+"\r\n"))
+	}
+	r.winStart.Store(math.MaxInt64)
+	r.winEnd.Store(math.MaxInt64)
+
+	bots := make([]*bot, cfg.Bots)
+	var all, logins sync.WaitGroup
+	logins.Add(cfg.Bots)
+	loginsDone := make(chan struct{})
+	go func() { logins.Wait(); close(loginsDone) }()
+
+	r.logf("loadbot: connecting %d bots to %s at %.0f/s", cfg.Bots, cfg.Addr, cfg.Ramp)
+	progress := time.NewTicker(5 * time.Second)
+	defer progress.Stop()
+
+	// Start bots on a schedule (bot i at i/Ramp seconds) rather than a ticker,
+	// so rates above the timer resolution still come out right on average.
+	interval := float64(time.Second) / cfg.Ramp
+	launch := time.NewTimer(0)
+	started := 0
+launching:
+	for i := range bots {
+		due := time.Duration(float64(i) * interval)
+		if wait := due - time.Since(r.base); wait > 0 {
+			launch.Reset(wait)
+		wait:
+			for {
+				select {
+				case <-ctx.Done():
+					break launching
+				case <-progress.C:
+					r.logf("loadbot: %d/%d started, %d logged in", i, cfg.Bots, r.loggedIn.Load())
+				case <-launch.C:
+					break wait
+				}
+			}
+		}
+		b := newBot(r, i)
+		bots[i] = b
+		started++
+		all.Go(func() { b.run(ctx, &logins) })
+	}
+	launch.Stop()
+	// Bots never started count as logged in for the wait below.
+	for range cfg.Bots - started {
+		logins.Done()
+	}
+
+	interrupted := false
+waitLogins:
+	for {
+		select {
+		case <-loginsDone:
+			break waitLogins
+		case <-ctx.Done():
+			// Bots give up their login on ctx; wait for them to say so.
+			<-loginsDone
+			interrupted = true
+			break waitLogins
+		case <-progress.C:
+			r.logf("loadbot: %d/%d logged in", r.loggedIn.Load(), cfg.Bots)
+		}
+	}
+
+	var winStart, winEnd int64
+	if n := r.loggedIn.Load(); n > 0 && !interrupted {
+		r.logf("loadbot: %d/%d logged in; warming up %v, then measuring %v", n, started, cfg.Warmup, cfg.Duration)
+		winStart = r.mono() + int64(cfg.Warmup)
+		winEnd = winStart + int64(cfg.Duration)
+		r.winStart.Store(winStart)
+		r.winEnd.Store(winEnd)
+		end := time.NewTimer(time.Duration(winEnd - r.mono()))
+	measuring:
+		for {
+			select {
+			case <-end.C:
+				break measuring
+			case <-ctx.Done():
+				now := r.mono()
+				if now < winEnd {
+					winEnd = max(now, winStart)
+					r.winEnd.Store(winEnd)
+				}
+				break measuring
+			case <-progress.C:
+				if now := r.mono(); now >= winStart {
+					r.logf("loadbot: measuring %v/%v, %d answered",
+						time.Duration(now-winStart).Round(time.Second), cfg.Duration, r.rtt.count())
+				}
+			}
+		}
+		end.Stop()
+		r.logf("loadbot: window over; waiting for last answers")
+	} else {
+		// Nothing to measure: close the window before it opens.
+		now := r.mono()
+		winStart, winEnd = now, now
+		r.winStart.Store(now)
+		r.winEnd.Store(now)
+	}
+	close(r.stop)
+	all.Wait()
+
+	s := r.summarize(bots[:started], time.Duration(winEnd-winStart))
+	if cfg.CSV != "" {
+		if err := writeCSV(cfg.CSV, r, bots[:started]); err != nil {
+			return s, err
+		}
+	}
+	return s, nil
+}
+
+// summarize merges the bots' counters. Every bot goroutine has returned.
+func (r *run) summarize(bots []*bot, measured time.Duration) *Summary {
+	s := &Summary{
+		Addr:      r.cfg.Addr,
+		Bots:      r.cfg.Bots,
+		Every:     r.cfg.Every,
+		Measured:  measured,
+		Attempted: len(bots),
+		RoundTrip: r.rtt.latency(),
+	}
+	tally := failureTally{}
+	logins := make([]time.Duration, 0, len(bots))
+	for _, b := range bots {
+		if b.connected {
+			s.Connected++
+		}
+		if b.failure != "" {
+			if b.connected {
+				s.LoginFailures++
+			} else {
+				s.ConnFailures++
+			}
+			tally.add(b.failure, b.failureExample)
+			continue
+		}
+		if !b.loggedIn {
+			continue // interrupted before it finished
+		}
+		s.LoggedIn++
+		logins = append(logins, b.loginTime)
+		s.Sent += b.sendStats.sent
+		s.Timeouts += b.sendStats.timeouts
+		s.Skipped += b.sendStats.skipped
+		s.Answered += b.readStats.answered
+		s.Lost += b.readStats.lost
+		s.Unsolicited += b.readStats.unsolicited
+		if b.readStats.disconnected {
+			s.Disconnects++
+		}
+	}
+	s.Login = latencyOf(sortedDurations(logins))
+	s.Failures = tally.sorted()
+	if measured > 0 {
+		s.PerSec = float64(s.Answered) / measured.Seconds()
+	}
+	s.TargetRate = float64(s.LoggedIn) / r.cfg.Every.Seconds()
+	return s
+}
+
+// writeCSV writes the window's round-trip samples: bot name, Unix time of the
+// send in nanoseconds, round trip in microseconds.
+func writeCSV(path string, r *run, bots []*bot) (err error) {
+	f, err := os.Create(path)
+	if err != nil {
+		return fmt.Errorf("loadbot: csv: %w", err)
+	}
+	defer func() {
+		if cerr := f.Close(); err == nil && cerr != nil {
+			err = fmt.Errorf("loadbot: csv: %w", cerr)
+		}
+	}()
+	w := bufio.NewWriter(f)
+	w.WriteString("bot,unix_nanos,micros\n")
+	buf := make([]byte, 0, 64)
+	for _, b := range bots {
+		for _, smp := range b.readStats.samples {
+			buf = buf[:0]
+			buf = append(buf, b.name...)
+			buf = append(buf, ',')
+			buf = fmt.Appendf(buf, "%d,%d\n", r.base.Add(time.Duration(smp.sent)).UnixNano(), smp.rtt/int64(time.Microsecond))
+			w.Write(buf)
+		}
+	}
+	if err := w.Flush(); err != nil {
+		return fmt.Errorf("loadbot: csv: %w", err)
+	}
+	return nil
+}

@@ -1,0 +1,337 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"net"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+func testConfig(addr string) Config {
+	return Config{
+		Addr:         addr,
+		Bots:         20,
+		Every:        50 * time.Millisecond,
+		Duration:     time.Second,
+		Warmup:       100 * time.Millisecond,
+		Ramp:         1000,
+		Commands:     []string{"look", "north", "say hello"},
+		Seed:         1,
+		Prefix:       "Bot",
+		Password:     "pw-123",
+		ReplyTimeout: 2 * time.Second,
+		LoginTimeout: 5 * time.Second,
+	}
+}
+
+// runWithin runs cfg and fails the test if Run has not returned by limit:
+// a hung bot must show as a failure, not as a test that never ends.
+func runWithin(t *testing.T, ctx context.Context, cfg Config, limit time.Duration) *Summary {
+	t.Helper()
+	type result struct {
+		s   *Summary
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		s, err := Run(ctx, cfg)
+		done <- result{s, err}
+	}()
+	guard := time.NewTimer(limit)
+	defer guard.Stop()
+	select {
+	case r := <-done:
+		if r.err != nil {
+			t.Fatalf("Run: %v", r.err)
+		}
+		return r.s
+	case <-guard.C:
+		t.Fatalf("Run did not return within %v", limit)
+		return nil
+	}
+}
+
+func TestRun_FakeServer(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		opts fakeOpts
+	}{
+		{"eor", fakeOpts{eor: true}},
+		{"ga", fakeOpts{ga: true}},
+		{"bare prompt", fakeOpts{}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			opts := tc.opts
+			opts.delay = time.Millisecond
+			opts.push = 100 * time.Millisecond
+			f := newFakeServer(t, opts)
+			cfg := testConfig(f.addr())
+			cfg.CSV = filepath.Join(t.TempDir(), "rtt.csv")
+
+			s := runWithin(t, context.Background(), cfg, 30*time.Second)
+			t.Logf("\n%s", s.Text())
+			checkHealthy(t, s, cfg)
+			if got := f.created.Load(); got != int32(cfg.Bots) {
+				t.Errorf("characters created: got %d, want %d", got, cfg.Bots)
+			}
+			if s.Unsolicited == 0 {
+				t.Errorf("unsolicited prompts: got 0, want some (server pushed %d lines)", f.pushes.Load())
+			}
+			if s.RoundTrip.P50 < opts.delay {
+				t.Errorf("round trip p50 %v is below the server's delay %v", s.RoundTrip.P50, opts.delay)
+			}
+			if want := int32(cfg.Bots); f.wontNAWS.Load() != want || f.dontEcho.Load() != want {
+				t.Errorf("refusals: WONT NAWS %d, DONT ECHO %d, want %d each", f.wontNAWS.Load(), f.dontEcho.Load(), want)
+			}
+			wantDo := int32(0)
+			if opts.eor {
+				wantDo = int32(cfg.Bots)
+			}
+			if got := f.doEOR.Load(); got != wantDo {
+				t.Errorf("DO EOR: got %d, want %d", got, wantDo)
+			}
+			if got := f.quits.Load(); got != int32(cfg.Bots) {
+				t.Errorf("quits: got %d, want %d", got, cfg.Bots)
+			}
+			if got := f.badLines.Load(); got != 0 {
+				t.Errorf("protocol errors seen by the server: %d", got)
+			}
+			checkCSV(t, cfg.CSV, s.Answered)
+
+			// Again with the same names: the known-name path, one password.
+			cfg.Duration = 300 * time.Millisecond
+			cfg.CSV = ""
+			s = runWithin(t, context.Background(), cfg, 30*time.Second)
+			checkHealthy(t, s, cfg)
+			if got := f.resumed.Load(); got != int32(cfg.Bots) {
+				t.Errorf("known-name logins: got %d, want %d", got, cfg.Bots)
+			}
+		})
+	}
+}
+
+// checkHealthy asserts a run against a well-behaved server.
+func checkHealthy(t *testing.T, s *Summary, cfg Config) {
+	t.Helper()
+	if s.Attempted != cfg.Bots || s.Connected != cfg.Bots || s.LoggedIn != cfg.Bots {
+		t.Errorf("attempted %d, connected %d, logged in %d; want %d each", s.Attempted, s.Connected, s.LoggedIn, cfg.Bots)
+	}
+	if s.LoginFailures != 0 || s.ConnFailures != 0 || len(s.Failures) != 0 {
+		t.Errorf("failures: %d login, %d connect, %+v", s.LoginFailures, s.ConnFailures, s.Failures)
+	}
+	if s.Login.Count != cfg.Bots || s.Login.P50 <= 0 || s.Login.P50 > s.Login.P99 || s.Login.P99 > s.Login.Max {
+		t.Errorf("login latency %+v", s.Login)
+	}
+	// Each bot sends about Duration/Every commands; allow for a slow -race run.
+	if want := int64(cfg.Bots) * int64(cfg.Duration/cfg.Every) / 4; s.Sent < want {
+		t.Errorf("sent %d, want at least %d", s.Sent, want)
+	}
+	if s.Answered != s.Sent || s.Timeouts != 0 || s.Lost != 0 || s.Disconnects != 0 {
+		t.Errorf("sent %d, answered %d, timeouts %d, lost %d, disconnects %d", s.Sent, s.Answered, s.Timeouts, s.Lost, s.Disconnects)
+	}
+	rt := s.RoundTrip
+	if int64(rt.Count) != s.Answered {
+		t.Errorf("round trip count %d, answered %d", rt.Count, s.Answered)
+	}
+	if !(0 < rt.P50 && rt.P50 <= rt.P90 && rt.P90 <= rt.P99 && rt.P99 <= rt.Max) {
+		t.Errorf("round trip percentiles out of order: %+v", rt)
+	}
+	if s.Measured != cfg.Duration {
+		t.Errorf("measured %v, want %v", s.Measured, cfg.Duration)
+	}
+	if want := float64(s.Answered) / cfg.Duration.Seconds(); s.PerSec != want {
+		t.Errorf("per second: got %v, want %v", s.PerSec, want)
+	}
+	if s.Failed() {
+		t.Errorf("Failed() = true for a healthy run")
+	}
+	var js map[string]any
+	b, err := s.JSON()
+	if err != nil {
+		t.Fatalf("JSON: %v", err)
+	}
+	if err := json.Unmarshal(b, &js); err != nil {
+		t.Fatalf("JSON does not parse: %v\n%s", err, b)
+	}
+	if js["answered"] != float64(s.Answered) {
+		t.Errorf("JSON answered: got %v, want %d", js["answered"], s.Answered)
+	}
+}
+
+func checkCSV(t *testing.T, path string, want int64) {
+	t.Helper()
+	fh, err := os.Open(path)
+	if err != nil {
+		t.Fatalf("csv: %v", err)
+	}
+	defer fh.Close()
+	sc := bufio.NewScanner(fh)
+	var rows int64
+	for sc.Scan() {
+		if rows == 0 && sc.Text() != "bot,unix_nanos,micros" {
+			t.Errorf("csv header: got %q", sc.Text())
+		}
+		if rows > 0 && len(strings.Split(sc.Text(), ",")) != 3 {
+			t.Errorf("csv row %d: %q", rows, sc.Text())
+		}
+		rows++
+	}
+	if rows-1 != want {
+		t.Errorf("csv rows: got %d, want %d", rows-1, want)
+	}
+}
+
+func TestRun_RefusedName(t *testing.T) {
+	f := newFakeServer(t, fakeOpts{eor: true, refuse: true})
+	cfg := testConfig(f.addr())
+	cfg.Bots = 5
+	cfg.Duration = time.Minute // must not be waited for: nobody logs in
+	s := runWithin(t, context.Background(), cfg, 10*time.Second)
+	if s.LoginFailures != cfg.Bots || s.LoggedIn != 0 || s.Connected != cfg.Bots {
+		t.Fatalf("login failures %d, logged in %d, connected %d; want %d, 0, %d",
+			s.LoginFailures, s.LoggedIn, s.Connected, cfg.Bots, cfg.Bots)
+	}
+	if len(s.Failures) != 1 || s.Failures[0].Count != cfg.Bots {
+		t.Fatalf("failures: got %+v, want one reason for %d bots", s.Failures, cfg.Bots)
+	}
+	if r := s.Failures[0]; !strings.Contains(r.Reason, `"refused"`) || !strings.Contains(r.Example, "reserved and refused") {
+		t.Errorf("failure: got %+v", r)
+	}
+	if !s.Failed() {
+		t.Errorf("Failed() = false with login failures")
+	}
+	if !strings.Contains(s.Text(), "5 login failures") {
+		t.Errorf("summary does not report the failures:\n%s", s.Text())
+	}
+}
+
+func TestRun_NeverPrompts(t *testing.T) {
+	f := newFakeServer(t, fakeOpts{eor: true, mute: true})
+	cfg := testConfig(f.addr())
+	cfg.Bots = 5
+	cfg.ReplyTimeout = 200 * time.Millisecond
+	cfg.Warmup = 0
+	cfg.Duration = 700 * time.Millisecond
+	s := runWithin(t, context.Background(), cfg, 10*time.Second)
+	if s.LoggedIn != cfg.Bots {
+		t.Fatalf("logged in %d, want %d", s.LoggedIn, cfg.Bots)
+	}
+	if s.Sent == 0 || s.Timeouts != s.Sent || s.Answered != 0 {
+		t.Errorf("sent %d, timeouts %d, answered %d; want every sent command timed out", s.Sent, s.Timeouts, s.Answered)
+	}
+	if s.Skipped == 0 {
+		t.Errorf("skipped 0: bots should wait for the prompt instead of sending")
+	}
+	if s.RoundTrip.Count != 0 {
+		t.Errorf("round trips recorded without prompts: %+v", s.RoundTrip)
+	}
+}
+
+func TestRun_SilentServer(t *testing.T) {
+	f := newFakeServer(t, fakeOpts{silent: true})
+	cfg := testConfig(f.addr())
+	cfg.Bots = 3
+	cfg.LoginTimeout = 300 * time.Millisecond
+	s := runWithin(t, context.Background(), cfg, 10*time.Second)
+	if s.LoginFailures != cfg.Bots {
+		t.Fatalf("login failures %d, want %d", s.LoginFailures, cfg.Bots)
+	}
+	if got, want := s.Failures[0].Reason, "timeout before the name question"; got != want {
+		t.Errorf("reason: got %q, want %q", got, want)
+	}
+}
+
+func TestRun_ConnectionRefused(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	cfg := testConfig(addr)
+	cfg.Bots = 3
+	s := runWithin(t, context.Background(), cfg, 10*time.Second)
+	if s.ConnFailures != cfg.Bots || s.Connected != 0 || s.LoginFailures != 0 {
+		t.Fatalf("conn failures %d, connected %d, login failures %d", s.ConnFailures, s.Connected, s.LoginFailures)
+	}
+	if got := s.Failures[0].Reason; got != "connect: connection refused" {
+		t.Errorf("reason: got %q", got)
+	}
+}
+
+func TestRun_Interrupted(t *testing.T) {
+	f := newFakeServer(t, fakeOpts{eor: true})
+	cfg := testConfig(f.addr())
+	cfg.Bots = 5
+	cfg.Warmup = 0
+	cfg.Duration = time.Minute
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	// Cancel once commands are flowing.
+	go func() {
+		for f.commands.Load() < 20 {
+			<-f.seen
+		}
+		cancel()
+	}()
+	s := runWithin(t, ctx, cfg, 10*time.Second)
+	if s.Measured <= 0 || s.Measured >= cfg.Duration {
+		t.Errorf("measured %v, want between 0 and %v", s.Measured, cfg.Duration)
+	}
+	if s.Failed() || s.Answered != s.Sent {
+		t.Errorf("interrupted run reports failures: %+v", s)
+	}
+}
+
+func TestConfig_Validate(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		edit func(*Config)
+		want string // substring of the error; "" for none
+	}{
+		{"ok", func(*Config) {}, ""},
+		{"prefix with digit", func(c *Config) { c.Prefix = "Bot1" }, "letters only"},
+		{"name too long", func(c *Config) { c.Prefix = "Abcdefghijklmnopqr"; c.Bots = 26*26 + 1 }, "longer than 20"},
+		{"name just fits", func(c *Config) { c.Prefix = "Abcdefghijklmnopqr"; c.Bots = 26 * 26 }, ""},
+		{"no commands", func(c *Config) { c.Commands = nil }, "-commands"},
+		{"zero every", func(c *Config) { c.Every = 0 }, "-every"},
+		{"no bots", func(c *Config) { c.Bots = 0 }, "-n"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := testConfig("127.0.0.1:1")
+			tc.edit(&c)
+			err := c.validate()
+			switch {
+			case tc.want == "" && err != nil:
+				t.Errorf("got %v, want no error", err)
+			case tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)):
+				t.Errorf("got %v, want an error containing %q", err, tc.want)
+			}
+		})
+	}
+}
+
+func TestBotName(t *testing.T) {
+	for _, tc := range []struct {
+		i    int
+		want string
+	}{{0, "Bota"}, {1, "Botb"}, {25, "Botz"}, {26, "Botba"}, {676, "Botbaa"}} {
+		if got := botName("Bot", tc.i); got != tc.want {
+			t.Errorf("botName(%d): got %q, want %q", tc.i, got, tc.want)
+		}
+	}
+	seen := map[string]bool{}
+	for i := range 20000 {
+		n := strings.ToLower(botName("Bot", i))
+		if seen[n] {
+			t.Fatalf("botName(%d) = %q repeats", i, n)
+		}
+		seen[n] = true
+	}
+}

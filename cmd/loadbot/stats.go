@@ -1,0 +1,343 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"math/bits"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"time"
+)
+
+// percentile returns the p-th percentile (0 < p <= 100) of sorted by the
+// nearest-rank method: the smallest value with at least p% of the values at
+// or below it. It returns 0 for no data.
+func percentile(sorted []time.Duration, p float64) time.Duration {
+	if len(sorted) == 0 {
+		return 0
+	}
+	return sorted[rankIndex(uint64(len(sorted)), p)]
+}
+
+// rankIndex is the zero-based index of the nearest-rank p-th percentile of n
+// values.
+func rankIndex(n uint64, p float64) uint64 {
+	r := math.Ceil(p / 100 * float64(n))
+	if r < 1 {
+		r = 1
+	}
+	if r > float64(n) {
+		r = float64(n)
+	}
+	return uint64(r) - 1
+}
+
+// Histogram layout: values below histExact nanoseconds have a bucket each;
+// above, every power of two is split into histSub buckets, so a bucket is at
+// most 1/histSub (0.8%) of its value wide. Values from 2^histMaxBits ns
+// (about 18 minutes) on share the last bucket.
+const (
+	histSubBits = 7
+	histSub     = 1 << histSubBits // 128
+	histExact   = 2 * histSub      // 256
+	histMaxBits = 40
+	histBuckets = histExact + (histMaxBits-histSubBits-1)*histSub
+)
+
+// histogram is a log-linear latency histogram that many goroutines record
+// into without a lock. Every field is atomic. It is about 36 KB whatever the
+// number of samples, so its cost does not grow with bots or run length;
+// quantiles are within 0.8% of the exact value, and max is exact.
+//
+// One shared histogram (rather than shards) is enough: a record is three
+// uncontended-in-practice atomic adds, and MUD command rates (thousands per
+// second) are far below where cache-line traffic would show.
+type histogram struct {
+	counts [histBuckets]atomic.Uint64
+	n      atomic.Uint64
+	max    atomic.Int64
+}
+
+func histIndex(v int64) int {
+	if v < histExact {
+		if v < 0 {
+			return 0
+		}
+		return int(v)
+	}
+	e := bits.Len64(uint64(v)) - (histSubBits + 1) // v>>e is in [histSub, 2*histSub)
+	i := histExact + (e-1)*histSub + int(v>>e) - histSub
+	if i >= histBuckets {
+		return histBuckets - 1
+	}
+	return i
+}
+
+// histValue is the middle of bucket i.
+func histValue(i int) int64 {
+	if i < histExact {
+		return int64(i)
+	}
+	e := (i-histExact)/histSub + 1
+	m := int64((i-histExact)%histSub + histSub)
+	return m<<e + (int64(1)<<e)/2
+}
+
+func (h *histogram) record(d time.Duration) {
+	v := int64(d)
+	h.counts[histIndex(v)].Add(1)
+	h.n.Add(1)
+	for {
+		m := h.max.Load()
+		if v <= m || h.max.CompareAndSwap(m, v) {
+			return
+		}
+	}
+}
+
+func (h *histogram) count() uint64 { return h.n.Load() }
+
+// quantile returns the nearest-rank p-th percentile, like percentile, to
+// within one bucket. Call it once recording has stopped.
+func (h *histogram) quantile(p float64) time.Duration {
+	n := h.n.Load()
+	if n == 0 {
+		return 0
+	}
+	maxv := h.max.Load()
+	if p >= 100 {
+		return time.Duration(maxv)
+	}
+	want := rankIndex(n, p) + 1
+	var seen uint64
+	for i := range h.counts {
+		seen += h.counts[i].Load()
+		if seen >= want {
+			return time.Duration(min(histValue(i), maxv))
+		}
+	}
+	return time.Duration(maxv)
+}
+
+// Latency summarises a set of durations.
+type Latency struct {
+	Count         int
+	P50, P90, P99 time.Duration
+	Max           time.Duration
+}
+
+func latencyOf(sorted []time.Duration) Latency {
+	if len(sorted) == 0 {
+		return Latency{}
+	}
+	return Latency{
+		Count: len(sorted),
+		P50:   percentile(sorted, 50),
+		P90:   percentile(sorted, 90),
+		P99:   percentile(sorted, 99),
+		Max:   sorted[len(sorted)-1],
+	}
+}
+
+func (h *histogram) latency() Latency {
+	return Latency{
+		Count: int(h.count()),
+		P50:   h.quantile(50),
+		P90:   h.quantile(90),
+		P99:   h.quantile(99),
+		Max:   h.quantile(100),
+	}
+}
+
+// Summary is the result of a run.
+type Summary struct {
+	Addr     string
+	Bots     int
+	Every    time.Duration
+	Measured time.Duration // the measured window as it happened (shorter if interrupted)
+
+	Attempted     int // connections tried
+	Connected     int // connections made
+	ConnFailures  int
+	LoginFailures int
+	LoggedIn      int
+	Login         Latency // dial to first prompt, bots that logged in
+	Failures      []FailureReason
+
+	Sent        int64 // commands sent in the window
+	Answered    int64 // of those, answered by a prompt
+	Timeouts    int64 // of those, no prompt within the reply timeout
+	Lost        int64 // of those, the connection dropped first
+	Skipped     int64 // send times passed while the previous command was unanswered
+	PerSec      float64
+	TargetRate  float64 // commands per second the logged-in bots aim at
+	RoundTrip   Latency
+	Unsolicited int64 // prompts in the window with no command outstanding
+	Disconnects int   // connections the server dropped after login
+}
+
+// FailureReason counts connection or login failures of one kind.
+type FailureReason struct {
+	Reason  string
+	Count   int
+	Example string // one server line or error, for a human to read
+}
+
+// Failed reports whether anything went wrong: a connection or login failure,
+// a timeout, a lost command or a disconnect.
+func (s *Summary) Failed() bool {
+	return s.ConnFailures > 0 || s.LoginFailures > 0 || s.Timeouts > 0 || s.Lost > 0 || s.Disconnects > 0
+}
+
+// Text renders the summary for a human.
+func (s *Summary) Text() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "loadbot: %d bots -> %s, one command every %s (±20%%), %s measured\n",
+		s.Bots, s.Addr, secs(s.Every), secs(s.Measured.Round(time.Millisecond)))
+	fmt.Fprintf(&b, "connections: %d/%d made", s.Connected, s.Attempted)
+	if s.ConnFailures > 0 {
+		fmt.Fprintf(&b, " (%d failed)", s.ConnFailures)
+	}
+	fmt.Fprintf(&b, ", %d login failures, login p50 %s p99 %s max %s\n",
+		s.LoginFailures, ms(s.Login.P50), ms(s.Login.P99), ms(s.Login.Max))
+	for _, f := range s.Failures {
+		fmt.Fprintf(&b, "  %d x %s", f.Count, f.Reason)
+		if f.Example != "" {
+			fmt.Fprintf(&b, " (e.g. %q)", f.Example)
+		}
+		b.WriteByte('\n')
+	}
+	fmt.Fprintf(&b, "commands: %d sent, %d answered, %d timeouts, %.1f/s (target %.1f/s)",
+		s.Sent, s.Answered, s.Timeouts, s.PerSec, s.TargetRate)
+	if s.Lost > 0 {
+		fmt.Fprintf(&b, ", %d lost to disconnects", s.Lost)
+	}
+	if s.Skipped > 0 {
+		fmt.Fprintf(&b, ", %d sends skipped (previous command unanswered)", s.Skipped)
+	}
+	b.WriteByte('\n')
+	fmt.Fprintf(&b, "round trip: p50 %s p90 %s p99 %s max %s\n",
+		ms(s.RoundTrip.P50), ms(s.RoundTrip.P90), ms(s.RoundTrip.P99), ms(s.RoundTrip.Max))
+	fmt.Fprintf(&b, "unsolicited prompts: %d; disconnects: %d\n", s.Unsolicited, s.Disconnects)
+	return b.String()
+}
+
+// secs formats whole seconds as "60s" rather than "1m0s".
+func secs(d time.Duration) string {
+	if d >= time.Second && d%time.Second == 0 {
+		return strconv.FormatInt(int64(d/time.Second), 10) + "s"
+	}
+	return d.String()
+}
+
+// ms formats d in milliseconds with about three significant digits.
+func ms(d time.Duration) string {
+	v := float64(d) / float64(time.Millisecond)
+	var s string
+	switch {
+	case v >= 100:
+		s = strconv.FormatFloat(v, 'f', 0, 64)
+	case v >= 10:
+		s = strconv.FormatFloat(v, 'f', 1, 64)
+	case v >= 1:
+		s = strconv.FormatFloat(v, 'f', 2, 64)
+	default:
+		s = strconv.FormatFloat(v, 'f', 3, 64)
+	}
+	if strings.Contains(s, ".") {
+		s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
+	}
+	return s + "ms"
+}
+
+// jsonLatency is Latency in milliseconds, for scripts.
+type jsonLatency struct {
+	Count int     `json:"count"`
+	P50   float64 `json:"p50_ms"`
+	P90   float64 `json:"p90_ms"`
+	P99   float64 `json:"p99_ms"`
+	Max   float64 `json:"max_ms"`
+}
+
+func (l Latency) json() jsonLatency {
+	f := func(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
+	return jsonLatency{Count: l.Count, P50: f(l.P50), P90: f(l.P90), P99: f(l.P99), Max: f(l.Max)}
+}
+
+// JSON renders the summary as one JSON object; durations are milliseconds.
+func (s *Summary) JSON() ([]byte, error) {
+	type reason struct {
+		Reason  string `json:"reason"`
+		Count   int    `json:"count"`
+		Example string `json:"example,omitempty"`
+	}
+	reasons := make([]reason, 0, len(s.Failures))
+	for _, f := range s.Failures {
+		reasons = append(reasons, reason(f))
+	}
+	return json.Marshal(struct {
+		Addr          string      `json:"addr"`
+		Bots          int         `json:"bots"`
+		EveryMS       float64     `json:"every_ms"`
+		MeasuredS     float64     `json:"measured_s"`
+		Attempted     int         `json:"attempted"`
+		Connected     int         `json:"connected"`
+		ConnFailures  int         `json:"conn_failures"`
+		LoginFailures int         `json:"login_failures"`
+		LoggedIn      int         `json:"logged_in"`
+		Login         jsonLatency `json:"login"`
+		Failures      []reason    `json:"failures"`
+		Sent          int64       `json:"sent"`
+		Answered      int64       `json:"answered"`
+		Timeouts      int64       `json:"timeouts"`
+		Lost          int64       `json:"lost"`
+		Skipped       int64       `json:"skipped"`
+		PerSec        float64     `json:"per_sec"`
+		TargetRate    float64     `json:"target_per_sec"`
+		RoundTrip     jsonLatency `json:"round_trip"`
+		Unsolicited   int64       `json:"unsolicited_prompts"`
+		Disconnects   int         `json:"disconnects"`
+	}{
+		s.Addr, s.Bots, float64(s.Every) / float64(time.Millisecond), s.Measured.Seconds(),
+		s.Attempted, s.Connected, s.ConnFailures, s.LoginFailures, s.LoggedIn, s.Login.json(), reasons,
+		s.Sent, s.Answered, s.Timeouts, s.Lost, s.Skipped, s.PerSec, s.TargetRate, s.RoundTrip.json(),
+		s.Unsolicited, s.Disconnects,
+	})
+}
+
+// failureTally groups failures by reason. Owned by the goroutine that builds
+// the summary.
+type failureTally map[string]*FailureReason
+
+func (t failureTally) add(reason, example string) {
+	f := t[reason]
+	if f == nil {
+		f = &FailureReason{Reason: reason, Example: example}
+		t[reason] = f
+	}
+	f.Count++
+}
+
+// sorted lists the reasons, most frequent first.
+func (t failureTally) sorted() []FailureReason {
+	out := make([]FailureReason, 0, len(t))
+	for _, f := range t {
+		out = append(out, *f)
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].Count != out[j].Count {
+			return out[i].Count > out[j].Count
+		}
+		return out[i].Reason < out[j].Reason
+	})
+	return out
+}
+
+func sortedDurations(d []time.Duration) []time.Duration {
+	slices.Sort(d)
+	return d
+}

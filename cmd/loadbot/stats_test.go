@@ -1,0 +1,139 @@
+package main
+
+import (
+	"math"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestPercentile(t *testing.T) {
+	hundred := make([]time.Duration, 100)
+	for i := range hundred {
+		hundred[i] = time.Duration(i+1) * time.Millisecond
+	}
+	for _, tc := range []struct {
+		name string
+		data []time.Duration
+		p    float64
+		want time.Duration
+	}{
+		{"empty", nil, 50, 0},
+		{"one value", []time.Duration{7}, 50, 7},
+		{"one value p99", []time.Duration{7}, 99, 7},
+		{"two p50 is the lower", []time.Duration{1, 2}, 50, 1},
+		{"two p51 is the upper", []time.Duration{1, 2}, 51, 2},
+		{"1..100 p50", hundred, 50, 50 * time.Millisecond},
+		{"1..100 p90", hundred, 90, 90 * time.Millisecond},
+		{"1..100 p99", hundred, 99, 99 * time.Millisecond},
+		{"1..100 p99.5", hundred, 99.5, 100 * time.Millisecond},
+		{"1..100 p100", hundred, 100, 100 * time.Millisecond},
+		{"1..100 p1", hundred, 1, time.Millisecond},
+		{"1..100 tiny p", hundred, 0.001, time.Millisecond},
+		{"ten p99 is the max", []time.Duration{1, 2, 3, 4, 5, 6, 7, 8, 9, 10}, 99, 10},
+		{"ten p90", []time.Duration{1, 2, 3, 4, 5, 6, 7, 8, 9, 10}, 90, 9},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := percentile(tc.data, tc.p); got != tc.want {
+				t.Errorf("got %v, want %v", got, tc.want)
+			}
+		})
+	}
+}
+
+func TestHistogram_Buckets(t *testing.T) {
+	prev := -1
+	for v := int64(0); v < 1<<41; v = v + 1 + v/97 {
+		i := histIndex(v)
+		if i < prev {
+			t.Fatalf("histIndex(%d) = %d, below histIndex of a smaller value (%d)", v, i, prev)
+		}
+		prev = i
+		if v >= 1<<histMaxBits {
+			if i != histBuckets-1 {
+				t.Fatalf("histIndex(%d) = %d, want the last bucket", v, i)
+			}
+			continue
+		}
+		mid := histValue(i)
+		if rel := math.Abs(float64(mid-v)) / float64(max(v, 1)); rel > 1.0/histSub {
+			t.Fatalf("value %d in bucket %d reads back as %d (%.2f%% off)", v, i, mid, rel*100)
+		}
+	}
+}
+
+func TestHistogram_MatchesPercentile(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	var h histogram
+	data := make([]time.Duration, 20000)
+	for i := range data {
+		// Log-normal around 500µs with a long tail, like round trips.
+		d := time.Duration(math.Exp(rng.NormFloat64()*1.2) * float64(500*time.Microsecond))
+		data[i] = d
+		h.record(d)
+	}
+	slices.Sort(data)
+	for _, p := range []float64{1, 50, 90, 99, 99.9, 100} {
+		want := percentile(data, p)
+		got := h.quantile(p)
+		if rel := math.Abs(float64(got-want)) / float64(want); rel > 1.0/histSub {
+			t.Errorf("p%v: histogram %v, exact %v (%.2f%% off)", p, got, want, rel*100)
+		}
+	}
+	if got, want := h.quantile(100), data[len(data)-1]; got != want {
+		t.Errorf("max: got %v, want exactly %v", got, want)
+	}
+	if got := h.latency().Count; got != len(data) {
+		t.Errorf("count: got %d, want %d", got, len(data))
+	}
+	var empty histogram
+	if got := empty.latency(); got != (Latency{}) {
+		t.Errorf("empty histogram: got %+v, want zero", got)
+	}
+}
+
+func TestMs(t *testing.T) {
+	for _, tc := range []struct {
+		d    time.Duration
+		want string
+	}{
+		{0, "0ms"},
+		{45 * time.Microsecond, "0.045ms"},
+		{400 * time.Microsecond, "0.4ms"},
+		{3100 * time.Microsecond, "3.1ms"},
+		{12 * time.Millisecond, "12ms"},
+		{12340 * time.Microsecond, "12.3ms"},
+		{1234 * time.Millisecond, "1234ms"},
+	} {
+		if got := ms(tc.d); got != tc.want {
+			t.Errorf("ms(%v): got %q, want %q", tc.d, got, tc.want)
+		}
+	}
+}
+
+func TestSummary_Text(t *testing.T) {
+	s := &Summary{
+		Addr: "127.0.0.1:4000", Bots: 1000, Every: 2 * time.Second, Measured: 60 * time.Second,
+		Attempted: 1000, Connected: 1000, LoggedIn: 1000,
+		Login: Latency{Count: 1000, P50: 3100 * time.Microsecond, P99: 12 * time.Millisecond, Max: 40 * time.Millisecond},
+		Sent:  30012, Answered: 30012, PerSec: 500.2, TargetRate: 500,
+		RoundTrip:   Latency{Count: 30012, P50: 400 * time.Microsecond, P90: 900 * time.Microsecond, P99: 2100 * time.Microsecond, Max: 9800 * time.Microsecond},
+		Unsolicited: 1234,
+	}
+	want := `loadbot: 1000 bots -> 127.0.0.1:4000, one command every 2s (±20%), 60s measured
+connections: 1000/1000 made, 0 login failures, login p50 3.1ms p99 12ms max 40ms
+commands: 30012 sent, 30012 answered, 0 timeouts, 500.2/s (target 500.0/s)
+round trip: p50 0.4ms p90 0.9ms p99 2.1ms max 9.8ms
+unsolicited prompts: 1234; disconnects: 0
+`
+	if got := s.Text(); got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+	s.ConnFailures, s.Connected = 2, 998
+	s.Failures = []FailureReason{{Reason: "connect: connection refused", Count: 2}}
+	if got := s.Text(); !strings.Contains(got, "998/1000 made (2 failed)") || !strings.Contains(got, "2 x connect: connection refused") {
+		t.Errorf("failures missing:\n%s", got)
+	}
+}

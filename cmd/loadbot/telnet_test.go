@@ -1,0 +1,165 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// decodeAll feeds chunks to d and returns the text, the marks as "<EOR>" and
+// "<GA>" in place, and the replies.
+func decodeAll(d *decoder, chunks ...string) (text string, reply []byte) {
+	var b strings.Builder
+	for _, c := range chunks {
+		d.feed([]byte(c), func(p []byte) { b.Write(p) }, func(m mark) {
+			switch m {
+			case markEOR:
+				b.WriteString("<EOR>")
+			case markGA:
+				b.WriteString("<GA>")
+			}
+		})
+	}
+	reply, d.reply = d.reply, nil
+	return b.String(), reply
+}
+
+func TestDecoder(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		chunks []string
+		text   string
+		reply  string
+		eor    bool
+	}{
+		{"plain text", []string{"hello\r\n"}, "hello\r\n", "", false},
+		{"IAC IAC is a literal 255", []string{"a\xff\xffb"}, "a\xffb", "", false},
+		{"WILL EOR is agreed", []string{"\xff\xfb\x19x"}, "x", "\xff\xfd\x19", true},
+		{"WILL EOR twice is agreed once", []string{"\xff\xfb\x19\xff\xfb\x19"}, "", "\xff\xfd\x19", true},
+		{"WILL ECHO is refused", []string{"\xff\xfb\x01"}, "", "\xff\xfe\x01", false},
+		{"DO NAWS is refused", []string{"\xff\xfd\x1f"}, "", "\xff\xfc\x1f", false},
+		{"DO EOR is refused", []string{"\xff\xfd\x19"}, "", "\xff\xfc\x19", false},
+		{"DONT and WONT need no answer", []string{"\xff\xfe\x01\xff\xfc\x01"}, "", "", false},
+		{"WONT EOR after WILL", []string{"\xff\xfb\x19\xff\xfc\x19"}, "", "\xff\xfd\x19\xff\xfe\x19", false},
+		{"subnegotiation is skipped", []string{"\xff\xfa\x18\x01\xff\xff\x02\xff\xf0ok"}, "ok", "", false},
+		{"EOR and GA are marks", []string{"hp> \xff\xefx> \xff\xf9"}, "hp> <EOR>x> <GA>", "", false},
+		{"NOP is dropped", []string{"a\xff\xf1b"}, "ab", "", false},
+		{"split IAC", []string{"a\xff", "\xfb", "\x19b"}, "ab", "\xff\xfd\x19", true},
+		{"split subnegotiation", []string{"\xff\xfa\x1f", "\x00\x50\xff", "\xf0z"}, "z", "", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var d decoder
+			text, reply := decodeAll(&d, tc.chunks...)
+			if text != tc.text {
+				t.Errorf("text: got %q, want %q", text, tc.text)
+			}
+			if string(reply) != tc.reply {
+				t.Errorf("reply: got %q, want %q", reply, tc.reply)
+			}
+			if d.eor != tc.eor {
+				t.Errorf("eor: got %v, want %v", d.eor, tc.eor)
+			}
+		})
+	}
+}
+
+func TestStream_Prompts(t *testing.T) {
+	const willEOR = "\xff\xfb\x19"
+	for _, tc := range []struct {
+		name   string
+		chunks []string // fed in turn; "|sent" records a line sent
+		want   []int    // prompts per chunk
+	}{
+		{"EOR", []string{willEOR, "Room\r\nExits: north\r\n<hp> \xff\xef"}, []int{0, 1}},
+		{"EOR agreed: bare > is not a prompt", []string{willEOR, "say a> "}, []int{0, 0}},
+		{"EOR agreed: GA is not a prompt", []string{willEOR, "hp> \xff\xf9"}, []int{0, 0}},
+		{"two EOR prompts in one read", []string{willEOR, "a> \xff\xefb> \xff\xef"}, []int{0, 2}},
+		{"EOR with no text is the same prompt", []string{willEOR, "a> \xff\xef", "\xff\xef"}, []int{0, 1, 0}},
+		{"bare > at the end of a read", []string{"Room\r\n<hp> "}, []int{1}},
+		{"> inside a read is text", []string{"you say 'a> b'\r\n"}, []int{0}},
+		{"> then GA in the next read is one prompt", []string{"<hp> ", "\xff\xf9"}, []int{1, 0}},
+		{"GA prompts", []string{"a> \xff\xf9b> \xff\xf9"}, []int{2}},
+		{"CR and NUL after > do not hide it", []string{"<hp> \r\x00"}, []int{1}},
+		{"question mark arrives after the answer", []string{willEOR, "password again: ", "|sent", "\xff\xef", "Room\r\n> \xff\xef"}, []int{0, 0, 0, 0, 1}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var s stream
+			s.keep = true
+			var got []int
+			for _, c := range tc.chunks {
+				if c == "|sent" {
+					s.sent()
+					got = append(got, 0)
+					continue
+				}
+				got = append(got, s.feed([]byte(c)))
+			}
+			if fmt.Sprint(got) != fmt.Sprint(tc.want) {
+				t.Errorf("prompts per read: got %v, want %v", got, tc.want)
+			}
+		})
+	}
+}
+
+func TestStream_KeepsLoginText(t *testing.T) {
+	var s stream
+	s.keep = true
+	s.feed(bytes.Repeat([]byte("x"), 3*loginTextMax))
+	s.feed([]byte("By what NAME are you known? "))
+	if len(s.text) > loginTextMax {
+		t.Errorf("kept %d bytes, want at most %d", len(s.text), loginTextMax)
+	}
+	if !containsFold(s.text, "name") {
+		t.Errorf("question lost from kept text")
+	}
+	s.sent()
+	if len(s.text) != 0 {
+		t.Errorf("text after sent(): %q", s.text)
+	}
+	s.stopKeeping()
+	s.feed([]byte("more"))
+	if s.text != nil {
+		t.Errorf("text kept after stopKeeping: %q", s.text)
+	}
+}
+
+func TestContainsFold(t *testing.T) {
+	for _, tc := range []struct {
+		s, needle string
+		want      bool
+	}{
+		{"By what Name?", "name", true},
+		{"Is that right (Y/N)?", "(y/n)", true},
+		{"WRONG PASSWORD.", "wrong password", true},
+		{"nam", "name", false},
+		{"", "name", false},
+	} {
+		if got := containsFold([]byte(tc.s), tc.needle); got != tc.want {
+			t.Errorf("containsFold(%q, %q): got %v, want %v", tc.s, tc.needle, got, tc.want)
+		}
+	}
+}
+
+// FuzzDecoder checks that the decoder does not depend on how the bytes are
+// split into reads, and leaves IAC-free input as it is.
+func FuzzDecoder(f *testing.F) {
+	f.Add([]byte("hello> \xff\xef"), uint(3))
+	f.Add([]byte("\xff\xfb\x19\xff\xfd\x1f\xff\xfa\x18\x01\xff\xf0x"), uint(5))
+	f.Add([]byte("a\xff\xffb\xff\xf9"), uint(2))
+	f.Fuzz(func(t *testing.T, data []byte, split uint) {
+		var whole, parts decoder
+		wt, wr := decodeAll(&whole, string(data))
+		cut := 0
+		if len(data) > 0 {
+			cut = int(split % uint(len(data)+1))
+		}
+		pt, pr := decodeAll(&parts, string(data[:cut]), string(data[cut:]))
+		if wt != pt || !bytes.Equal(wr, pr) || whole.eor != parts.eor {
+			t.Fatalf("split at %d changes the result: %q %q vs %q %q", cut, wt, wr, pt, pr)
+		}
+		if bytes.IndexByte(data, cmdIAC) < 0 && wt != string(data) {
+			t.Fatalf("text without IAC changed: %q -> %q", data, wt)
+		}
+	})
+}
