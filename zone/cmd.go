@@ -51,7 +51,7 @@ var cmdTable = []command{
 	{name: "say", fn: (*Zone).cmdSay, usage: "say <text>\n  Speak to everyone in the room. ' is short for say: 'hello"},
 	{name: "tell", fn: (*Zone).cmdTell, usage: "tell <player> <text>\n  Speak to one player, wherever they are."},
 	{name: "reply", fn: (*Zone).cmdReply, usage: "reply <text>\n  Answer the last player who told you something."},
-	{name: "who", fn: (*Zone).cmdWho, usage: "who\n  List the players in the world."},
+	{name: "who", fn: (*Zone).cmdWho, usage: "who [name]\n  List the players in the world, or those whose name starts with name."},
 	{name: "exits", fn: (*Zone).cmdExits, usage: "exits\n  List the ways out of this room and where they lead."},
 	{name: "examine", fn: (*Zone).cmdExamine, usage: "examine <thing>\n  Look closely at something or someone."},
 	{name: "emote", fn: (*Zone).cmdEmote, usage: "emote <action>\n  Show the room what you do: emote smiles. becomes 'Aria smiles.'"},

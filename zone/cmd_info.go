@@ -9,6 +9,10 @@ import (
 	"zonemud/world/content"
 )
 
+// maxListed is how many others a room listing names before it sums up the
+// rest: a crowded square stays readable, and cheap to describe.
+const maxListed = 30
+
 const lookUsage = `look [thing | direction]
   With nothing, describe the room. look <thing> examines something or
   someone here; look <direction> peers that way. l is short for look.`
@@ -58,13 +62,19 @@ func (z *Zone) showRoom(c *Char) {
 		b.WriteString(line)
 		b.WriteString("{x}")
 	}
+	shown, others := 0, len(r.people)-1
 	for _, o := range r.people {
 		if o == c {
 			continue
 		}
+		if shown == maxListed && others > maxListed+1 {
+			fmt.Fprintf(&b, "\n{y}...and %d more are here.{x}", others-shown)
+			break
+		}
 		b.WriteString("\n{y}")
 		b.WriteString(capFirst(o.long()))
 		b.WriteString("{x}")
+		shown++
 	}
 	z.sendLine(c, b.String())
 	z.gmcpRoom(c)
@@ -256,17 +266,34 @@ func (z *Zone) cmdInventory(c *Char, args string) {
 	z.sendLine(c, "You are carrying:\n  "+strings.Join(lines, "\n  "))
 }
 
+// maxWho is the most players one `who` lists; a crowded world is searched
+// with `who <name>` rather than scrolled.
+const maxWho = 50
+
 // cmdWho lists players in every zone, from each zone's published roster.
 // It reads only snapshots, so it never waits on another zone.
 func (z *Zone) cmdWho(c *Char, args string) {
+	filter := strings.ToLower(strings.TrimSpace(args))
 	var all []RosterEntry
+	total := 0
 	for _, oz := range z.shard.Zones() {
-		all = append(all, oz.Roster()...)
+		r := oz.Roster()
+		total += len(r)
+		for _, e := range r {
+			if filter == "" || strings.HasPrefix(strings.ToLower(e.Name), filter) {
+				all = append(all, e)
+			}
+		}
 	}
 	sort.Slice(all, func(i, j int) bool { return all[i].Name < all[j].Name })
+	shown := all
+	if len(shown) > maxWho {
+		shown = shown[:maxWho]
+	}
 	var b strings.Builder
+	b.Grow(64 + 64*len(shown))
 	fmt.Fprintf(&b, "{W}Players in %s{x}\n", z.set.Game.Name)
-	for _, e := range all {
+	for _, e := range shown {
 		name := e.Name
 		if e.Title != "" {
 			name += " " + e.Title
@@ -280,11 +307,15 @@ func (z *Zone) cmdWho(c *Char, args string) {
 		}
 		fmt.Fprintf(&b, "  [%3d] %-36s %s%s\n", e.Level, name, e.Zone, tag)
 	}
-	n := len(all)
-	if n == 1 {
+	if total == 1 {
 		b.WriteString("One player is in the world.")
 	} else {
-		fmt.Fprintf(&b, "%d players are in the world.", n)
+		fmt.Fprintf(&b, "%d players are in the world.", total)
+	}
+	if len(shown) < len(all) {
+		fmt.Fprintf(&b, " (%d of %d shown; who <name> finds someone.)", len(shown), len(all))
+	} else if filter != "" {
+		fmt.Fprintf(&b, " (%d named %s...)", len(all), filter)
 	}
 	z.sendLine(c, b.String())
 }

@@ -369,8 +369,8 @@ func (z *Zone) flushOne(c *Char, prompt bool) {
 	}
 	p.sess.Write(p.out, prompt)
 	p.atPrompt = prompt
-	if cap(p.out) > 64<<10 {
-		p.out = nil // a burst's buffer is not kept
+	if cap(p.out) > 2048 {
+		p.out = nil // a burst's buffer is not kept: idle players stay small
 	} else {
 		p.out = p.out[:0]
 	}

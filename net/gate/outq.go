@@ -70,7 +70,7 @@ func (q *outQueue) take() []byte {
 }
 
 func (q *outQueue) recycle(b []byte) {
-	if cap(b) > 64<<10 {
+	if cap(b) > 2048 {
 		return // keep idle sessions small
 	}
 	q.mu.Lock()

@@ -186,7 +186,7 @@ func (s *Session) writer() {
 			b = rest
 			switch kind {
 			case frameText, framePrompt, frameClose:
-				rendered = content.RenderMarkup(rendered[:0], string(data), level)
+				rendered = content.RenderMarkup(rendered[:0], data, level)
 				if kind == framePrompt {
 					err = s.c.writePrompt(rendered)
 				} else {
@@ -216,8 +216,8 @@ func (s *Session) writer() {
 			}
 		}
 		s.out.recycle(frames)
-		if cap(rendered) > 64<<10 {
-			rendered = nil
+		if cap(rendered) > 2048 {
+			rendered = nil // idle sessions keep no burst-sized buffer
 		}
 		if closing || err != nil {
 			if err != nil && !errors.Is(err, net.ErrClosed) && !errors.Is(err, io.EOF) {

@@ -88,8 +88,9 @@ const (
 	escSS           // ESC N or ESC O: one more byte
 )
 
-// readSize is the size of the decoder's read buffer.
-const readSize = 4096
+// readSize is the size of the decoder's read buffer. Players type short
+// lines; a small buffer keeps an idle connection cheap.
+const readSize = 1024
 
 // Decoder reads the client's side of a connection. It is owned by the reader
 // goroutine; all its fields are.

@@ -86,7 +86,9 @@ func (e *Encoder) WriteText(p []byte) error {
 	if len(buf) > 0 {
 		_, err = e.out.Write(buf)
 	}
-	if cap(buf) <= 2*encoderChunk {
+	// Keep a small scratch buffer; a burst's big one goes, so an idle
+	// connection does not hold the memory of its largest output.
+	if cap(buf) <= 1024 {
 		e.scratch = buf[:0]
 	}
 	return err

@@ -69,6 +69,16 @@ var named = map[byte]struct {
 	'C': {96, [3]uint8{0, 255, 255}}, 'W': {97, [3]uint8{255, 255, 255}},
 }
 
+// namedSGR holds the escape sequences of the named colours, SGR 30 to 37
+// and 90 to 97, indexed by SGR-30, so rendering them allocates nothing.
+var namedSGR = func() [68]string {
+	var t [68]string
+	for i := range t {
+		t[i] = "\x1b[" + strconv.Itoa(30+i) + "m"
+	}
+	return t
+}()
+
 // EscapeMarkup makes player-supplied text safe to put inside markup: every
 // brace is doubled so it renders as itself, and control characters other
 // than tab become spaces, so no one can send another player colour codes or
@@ -111,12 +121,14 @@ func StripMarkup(s string) string { return string(RenderMarkup(nil, s, ColorNone
 // RenderMarkup appends s to dst with its codes turned into ANSI SGR
 // sequences for the given level (or removed for ColorNone). Output that
 // changed colour ends with a reset so colour never bleeds into the next line.
-func RenderMarkup(dst []byte, s string, level ColorLevel) []byte {
+// It takes a string or a byte slice, so a session's writer renders its queue
+// without copying it into a string first.
+func RenderMarkup[S ~string | ~[]byte](dst []byte, s S, level ColorLevel) []byte {
 	coloured := false
 	for i := 0; i < len(s); {
 		c := s[i]
 		if c != '{' {
-			j := strings.IndexByte(s[i:], '{')
+			j := indexByte(s[i:], '{')
 			if j < 0 {
 				dst = append(dst, s[i:]...)
 				break
@@ -130,14 +142,15 @@ func RenderMarkup(dst []byte, s string, level ColorLevel) []byte {
 			i += 2
 			continue
 		}
-		end := strings.IndexByte(s[i:], '}')
+		end := indexByte(s[i:min(len(s), i+10)], '}')
 		if end < 2 || end > 8 {
 			dst = append(dst, '{')
 			i++
 			continue
 		}
-		code := s[i+1 : i+end]
-		sgr, ok := codeSGR(code, level)
+		var codeBuf [8]byte
+		code := codeBuf[:copy(codeBuf[:], s[i+1:i+end])]
+		sgr, ok := codeSGR(string(code), level)
 		if !ok {
 			dst = append(dst, '{')
 			i++
@@ -148,12 +161,21 @@ func RenderMarkup(dst []byte, s string, level ColorLevel) []byte {
 			continue
 		}
 		dst = append(dst, sgr...)
-		coloured = code != "x"
+		coloured = string(code) != "x"
 	}
 	if coloured {
 		dst = append(dst, "\x1b[0m"...)
 	}
 	return dst
+}
+
+func indexByte[S ~string | ~[]byte](s S, c byte) int {
+	for i := 0; i < len(s); i++ {
+		if s[i] == c {
+			return i
+		}
+	}
+	return -1
 }
 
 // codeSGR turns one code into its escape sequence at a level. ok is false
@@ -163,17 +185,15 @@ func codeSGR(code string, level ColorLevel) (string, bool) {
 		return "\x1b[0m", true
 	}
 	var rgb [3]uint8
-	sgr16 := 0
 	if len(code) == 1 {
 		n, ok := named[code[0]]
 		if !ok {
 			return "", false
 		}
-		rgb, sgr16 = n.rgb, n.sgr
 		if level == Color16 || level == Color256 || level == ColorTrue {
 			// Named colours look the same on every level: the client's own
 			// palette is what players chose.
-			return "\x1b[" + strconv.Itoa(sgr16) + "m", true
+			return namedSGR[n.sgr-30], true
 		}
 		return "", true
 	}
