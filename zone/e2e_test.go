@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"zonemud/internal/servertest"
+	"zonemud/zone"
 )
 
 // A panic in one player's command handler disconnects only that player,
@@ -34,4 +35,33 @@ func TestZone_PanicCostsOnlyThatSession(t *testing.T) {
 	a2 := servertest.Dial(t, srv.TelnetAddr())
 	a2.Login("Alpha", "secret-a")
 	b.Expect("Alpha has entered the world")
+}
+
+// An empty zone with nothing due soon stops ticking, and a player walking
+// in wakes it with its clock caught up as if it had ticked all along.
+func TestZone_DormantZoneSleepsAndCatchesUp(t *testing.T) {
+	srv := servertest.Start(t, nil)
+	start := time.Now()
+	ash := srv.World().Zone("ashridge")
+	deadline := time.Now().Add(15 * time.Second)
+	for !ash.Dormant() {
+		if time.Now().After(deadline) {
+			t.Fatal("the empty zone never went dormant")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	time.Sleep(3 * time.Second)
+	p := servertest.Dial(t, srv.TelnetAddr())
+	p.Create("Walker", "walk-pass")
+	p.DoExpect("east", "Cinder Lane")
+	p.DoExpect("east", "Exits:")
+	p.DoExpect("east", "Ridge Road")
+	if ash.Dormant() {
+		t.Fatal("the zone still sleeps with a player in it")
+	}
+	want := uint64(time.Since(start) / zone.PulseInterval)
+	got := ash.Pulses()
+	if got+4 < want || got > want+4 {
+		t.Fatalf("after waking the zone's clock reads %d pulses, want about %d", got, want)
+	}
 }

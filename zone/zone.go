@@ -102,6 +102,7 @@ type Zone struct {
 	checkpoints  atomic.Uint64                 // atomic: batches queued
 	saveFailures atomic.Uint64                 // atomic: batches refused or failed
 	mailDepth    atomic.Int32                  // atomic: mailbox length at the last drain
+	sleeping     atomic.Bool                   // atomic: the ticker is stopped (dormant)
 }
 
 // RosterEntry is one player as `who` shows it.
@@ -284,6 +285,7 @@ func (z *Zone) Run(ctx context.Context) {
 			return
 		}
 		z.dormant = false
+		z.sleeping.Store(false)
 		if wake != nil {
 			wake.Stop()
 			wakeC = nil
@@ -316,6 +318,7 @@ func (z *Zone) Run(ctx context.Context) {
 				next := z.nextDue()
 				ticker.Stop()
 				z.dormant = true
+				z.sleeping.Store(true)
 				dormantAt = time.Now()
 				if next > 0 {
 					d := time.Duration(next-z.pulses.now) * PulseInterval
@@ -558,6 +561,10 @@ func (z *Zone) publishRoster() {
 // PulseLateness returns the worst lateness of a pulse since the last call
 // and resets it.
 func (z *Zone) PulseLateness() time.Duration { return time.Duration(z.lateMax.Swap(0)) }
+
+// Dormant reports whether the zone has stopped its ticker because nobody
+// is in it and nothing is due soon.
+func (z *Zone) Dormant() bool { return z.sleeping.Load() }
 
 // Pulses is the number of pulses ticked so far.
 func (z *Zone) Pulses() uint64 { return z.pulseNo.Load() }

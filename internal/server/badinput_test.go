@@ -164,3 +164,47 @@ func TestBadInput_ManyConnectionsOpenedAndDropped(t *testing.T) {
 		time.Sleep(100 * time.Millisecond)
 	}
 }
+
+// A client that never reads its output is cut off; it never slows the
+// zone or anyone else.
+func TestBadInput_ClientThatNeverReads(t *testing.T) {
+	cfg := servertest.Config(t)
+	cfg.Gate.OutputLimitKiB = 16
+	cfg.Gate.WriteTimeoutSecs = 2
+	srv := servertest.Start(t, cfg)
+	addr := srv.TelnetAddr()
+
+	// The sleeper logs in, then stops reading: its socket buffers fill and
+	// its queue behind them.
+	raw, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer raw.Close()
+	if tc, ok := raw.(*net.TCPConn); ok {
+		_ = tc.SetReadBuffer(4096)
+	}
+	sl := servertest.Wrap(t, raw)
+	sl.Create("Sleeper", "sleep-pass")
+	sl.StopReading()
+
+	talker := servertest.Dial(t, addr)
+	talker.Create("Talker", "talk-pass")
+	long := strings.Repeat("words ", 150)
+	start := time.Now()
+	for i := 0; srv.Gate().Connections() > 1; i++ {
+		// Each say waits for its own echo: the talker is answered at
+		// full speed the whole time the sleeper's output backs up.
+		want := fmt.Sprintf("You say, '%d %s", i, long[:20])
+		talker.Send(fmt.Sprintf("say %d %s", i, long))
+		if _, ok := talker.Try(want, 5*time.Second); !ok {
+			t.Fatalf("the talker stopped getting answers after %d says", i)
+		}
+		if time.Since(start) > 60*time.Second {
+			t.Fatalf("the sleeper was never cut off after %d says; %d connections open", i, srv.Gate().Connections())
+		}
+	}
+	t.Logf("sleeper cut off after %v", time.Since(start))
+	// The sleeper's character is link-dead now, not lost.
+	talker.DoExpect("who", "Sleeper")
+}

@@ -14,6 +14,7 @@ import (
 	"runtime"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -98,7 +99,15 @@ type Client struct {
 	raw    bytes.Buffer // everything read, as sent
 	// Agree lists options (by code) the client says yes to.
 	agree map[byte]bool
+	// stop, when set, makes the reader stop reading (a client that never
+	// reads its output).
+	stop   atomic.Bool
+	resume chan struct{}
 }
+
+// StopReading makes the client stop reading from the socket, so the
+// server's writes back up.
+func (c *Client) StopReading() { c.stop.Store(true) }
 
 // Dial connects a client to addr.
 func Dial(t testing.TB, addr string, agree ...byte) *Client {
@@ -107,7 +116,12 @@ func Dial(t testing.TB, addr string, agree ...byte) *Client {
 	if err != nil {
 		t.Fatalf("dial %s: %v", addr, err)
 	}
-	cl := &Client{t: t, conn: c, agree: map[byte]bool{}}
+	return Wrap(t, c, agree...)
+}
+
+// Wrap makes a client of a connection the test opened itself.
+func Wrap(t testing.TB, c net.Conn, agree ...byte) *Client {
+	cl := &Client{t: t, conn: c, agree: map[byte]bool{}, resume: make(chan struct{})}
 	for _, o := range agree {
 		cl.agree[o] = true
 	}
@@ -132,6 +146,9 @@ func (c *Client) read() {
 	state := 0
 	var verb byte
 	for {
+		if c.stop.Load() {
+			<-c.resume // never closed: a reader that has stopped for good
+		}
 		n, err := c.conn.Read(b)
 		c.mu.Lock()
 		c.raw.Write(b[:n])
