@@ -1,6 +1,7 @@
 package store
 
 import (
+	"bytes"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -36,6 +37,10 @@ type BatchError struct {
 func (e *BatchError) Error() string {
 	return fmt.Sprintf("store: batch from zone %s refused: stale epochs %v, items held elsewhere %v", e.Zone, e.Stale, e.Conflicts)
 }
+
+// StaleNames lists the characters refused for a stale epoch. Zones read it
+// through an interface, without importing this package.
+func (e *BatchError) StaleNames() []string { return e.Stale }
 
 // Unwrap lets errors.Is find ErrStaleEpoch or ErrLedger.
 func (e *BatchError) Unwrap() []error {
@@ -144,10 +149,13 @@ func (db *DB) check(tx *bolt.Tx, b *Batch) *BatchError {
 	return &be
 }
 
-// storedEpoch reads the epoch of a stored record without a full decode
-// when it can; a record it cannot read counts as epoch 0, so a good save
-// may replace a damaged one.
+// storedEpoch reads the epoch of a stored record from its header, without
+// decoding it; a record it cannot read counts as epoch 0, so a good save may
+// replace a damaged one.
 func storedEpoch(v []byte) uint64 {
+	if len(v) >= 10 && v[0] == recordChar {
+		return binary.BigEndian.Uint64(v[1:9])
+	}
 	var c struct {
 		Epoch uint64 `json:"epoch"`
 	}
@@ -170,30 +178,46 @@ func (db *DB) apply(tx *bolt.Tx, b *Batch, now int64) (uint64, error) {
 		ids    []uint64
 	}
 	var claims []claim
+	// A holder whose items did not change since its last save keeps its
+	// ledger entries as they are: most saves move no items.
+	holdings := tx.Bucket(bucketHoldings)
+	unchanged := func(holder string, ids []uint64) bool {
+		return bytes.Equal(holdings.Get([]byte(holder)), packIDs(ids))
+	}
 	for _, c := range b.Chars {
 		ids := c.ItemIDs()
+		for _, id := range ids {
+			high = max(high, id)
+		}
+		if unchanged(charHolder(c.Name), ids) {
+			continue
+		}
 		if err := db.release(tx, charHolder(c.Name)); err != nil {
 			return 0, err
 		}
 		claims = append(claims, claim{charHolder(c.Name), ids})
 	}
 	for _, r := range b.Rooms {
+		ids := itemIDs(r.Items)
+		for _, id := range ids {
+			high = max(high, id)
+		}
+		if unchanged(roomHolder(r.Room), ids) {
+			continue
+		}
 		if err := db.release(tx, roomHolder(r.Room)); err != nil {
 			return 0, err
 		}
-		claims = append(claims, claim{roomHolder(r.Room), itemIDs(r.Items)})
+		claims = append(claims, claim{roomHolder(r.Room), ids})
 	}
 	for _, cl := range claims {
 		if err := db.claim(tx, cl.holder, cl.ids); err != nil {
 			return 0, err
 		}
-		for _, id := range cl.ids {
-			high = max(high, id)
-		}
 	}
 	for _, c := range b.Chars {
 		c.Saved = now
-		v, err := encode(c)
+		v, err := encodeChar(c)
 		if err != nil {
 			return 0, fmt.Errorf("encode %s: %w", c.Name, err)
 		}
@@ -263,14 +287,23 @@ func (db *DB) claim(tx *bolt.Tx, holder string, ids []uint64) error {
 	if len(ids) == 0 {
 		return hb.Delete([]byte(holder))
 	}
-	packed := make([]byte, 0, 8*len(ids))
 	for _, id := range ids {
-		packed = binary.BigEndian.AppendUint64(packed, id)
 		if err := lb.Put(u64(id), []byte(holder)); err != nil {
 			return err
 		}
 	}
-	return hb.Put([]byte(holder), packed)
+	return hb.Put([]byte(holder), packIDs(ids))
+}
+
+func packIDs(ids []uint64) []byte {
+	if len(ids) == 0 {
+		return nil
+	}
+	packed := make([]byte, 0, 8*len(ids))
+	for _, id := range ids {
+		packed = binary.BigEndian.AppendUint64(packed, id)
+	}
+	return packed
 }
 
 func itemIDs(items []Item) []uint64 {
@@ -287,7 +320,7 @@ func (db *DB) Character(name string) (*Character, error) {
 		if v == nil {
 			return ErrNotFound
 		}
-		if err := decode(v, &c); err != nil {
+		if err := decodeChar(v, &c); err != nil {
 			return err
 		}
 		if pv := tx.Bucket(bucketPlacements).Get(key(name)); pv != nil {
@@ -343,7 +376,7 @@ func (db *DB) Census() (map[uint64]string, error) {
 		}
 		err := tx.Bucket(bucketCharacters).ForEach(func(k, v []byte) error {
 			var c Character
-			if err := decode(v, &c); err != nil {
+			if err := decodeChar(v, &c); err != nil {
 				problems = append(problems, fmt.Errorf("character %s: %w", k, err))
 				return nil
 			}

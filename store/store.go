@@ -102,6 +102,9 @@ func Open(path string, cfg Config) (*DB, error) {
 		if errors.Is(err, berrors.ErrTimeout) {
 			return nil, fmt.Errorf("store: open %s: %w (is another zonemud running on this data_dir?)", path, ErrLocked)
 		}
+		if errors.Is(err, berrors.ErrInvalid) || errors.Is(err, berrors.ErrChecksum) || errors.Is(err, berrors.ErrVersionMismatch) {
+			return nil, fmt.Errorf("store: open %s: %w: %v; restore it from a backup", path, ErrCorrupt, err)
+		}
 		return nil, fmt.Errorf("store: open %s: %w", path, err)
 	}
 	db := &DB{bolt: bdb, path: path}
