@@ -24,6 +24,10 @@ type saver struct {
 	// failures counts commits that failed as a whole (disk full).
 	failures int // saver goroutine only
 
+	// inject, when set (by tests only), is asked before each commit; an
+	// error it returns fails the commit as a full disk would.
+	inject func() error
+
 	lastCommit     time.Duration // saver goroutine only
 	slowestCommit  time.Duration // saver goroutine only
 	committedBytes int64         // saver goroutine only
@@ -131,7 +135,19 @@ func (s *saver) commit(batches []*zone.SaveBatch) {
 		sb[i] = toStoreBatch(b)
 	}
 	start := time.Now()
-	results, err := s.db.Commit(sb)
+	var results []error
+	var err error
+	if s.inject != nil {
+		err = s.inject()
+	}
+	if err == nil {
+		results, err = s.db.Commit(sb)
+	} else {
+		results = make([]error, len(sb))
+		for i := range results {
+			results[i] = err
+		}
+	}
 	took := time.Since(start)
 	s.lastCommit = took
 	s.slowestCommit = max(s.slowestCommit, took)

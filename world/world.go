@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"os"
+	"path/filepath"
 	"runtime/pprof"
 	"strings"
 	"sync"
@@ -27,6 +29,12 @@ var (
 type Config struct {
 	// MaxPlayers caps characters in the world at once (0: no cap).
 	MaxPlayers int `toml:"max_players"`
+	// Admins are the characters with admin commands. The list is read at
+	// each login: taking a name off it takes the rights away.
+	Admins []string `toml:"admins"`
+	// BackupDir is where the in-game backup command writes; the wiring
+	// sets it inside data_dir.
+	BackupDir string `toml:"-"`
 }
 
 // DefaultConfig is the configuration used where config.toml is silent.
@@ -36,6 +44,11 @@ func DefaultConfig() Config { return Config{MaxPlayers: 20000} }
 func (c Config) Validate() error {
 	if c.MaxPlayers < 0 || c.MaxPlayers > 1000000 {
 		return fmt.Errorf("world.max_players: %d is out of range 0 to 1000000", c.MaxPlayers)
+	}
+	for _, a := range c.Admins {
+		if a == "" || len(a) > 20 || strings.IndexFunc(a, func(r rune) bool { return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z') }) >= 0 {
+			return fmt.Errorf("world.admins: %q is not a character name (letters only, at most 20)", a)
+		}
 	}
 	return nil
 }
@@ -323,10 +336,41 @@ func (w *World) Enter(name string, s zone.Session) error {
 		return ErrStopping
 	}
 	rec.Epoch = w.epoch.Add(1)
+	rec.Admin = w.isAdmin(name)
 	z, room, note := w.place(rec)
 	r.zone = z
 	z.Arrive(rec, s, room, note)
 	return nil
+}
+
+func (w *World) isAdmin(name string) bool {
+	for _, a := range w.cfg.Admins {
+		if strings.EqualFold(a, name) {
+			return true
+		}
+	}
+	return false
+}
+
+// Backup writes a consistent copy of the database into the backup folder
+// on its own goroutine, and reports to done.
+func (w *World) Backup(done func(path string, size int64, err error)) {
+	go func() {
+		dir := w.cfg.BackupDir
+		if dir == "" {
+			dir = filepath.Join(filepath.Dir(w.db.Path()), "backups")
+		}
+		if err := os.MkdirAll(dir, 0o750); err != nil {
+			done("", 0, err)
+			return
+		}
+		path := filepath.Join(dir, "zonemud-"+time.Now().UTC().Format("20060102-150405")+".db")
+		n, err := w.db.BackupFile(path)
+		if err == nil {
+			w.log.Info("world: backup written", "path", path, "bytes", n)
+		}
+		done(path, n, err)
+	}()
 }
 
 // loadRecord reads a character through the saver (so it sees every save
@@ -378,4 +422,23 @@ func (w *World) loadObjects(zoneID string) (map[string][]zone.ItemRecord, error)
 		out[room] = fromStoreItems(items)
 	}
 	return out, nil
+}
+
+// newInstance builds an instance of an instanceable template: a zone with
+// its own id (<template>#<128 random bits>), its own RNG stream and its own
+// rooms. It is not hosted, leased or placed. It loads no persistent room
+// objects: every copy of a template has the same room refs, so loading
+// would give each copy the same stored items to loot. The world does not
+// even ask the store.
+func (w *World) newInstance(template string) (*zone.Zone, error) {
+	zp := w.set.Zones[template]
+	switch {
+	case zp == nil:
+		return nil, fmt.Errorf("world: no zone %q in the loaded content", template)
+	case !zp.Instanceable:
+		return nil, fmt.Errorf("world: zone %q is not instanceable", template)
+	case w.set.Rooms[zp.StartRoom] == nil:
+		return nil, fmt.Errorf("world: zone %q has no start room", template)
+	}
+	return zone.New(zp, w.set, w, w.zoneCfg, zone.Options{ID: zone.NewInstanceID(template), Log: w.log}), nil
 }

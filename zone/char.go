@@ -31,6 +31,14 @@ type Char struct {
 	reset   *content.Reset // the reset that spawned this mob
 	wander  pulseHandle
 	created int64
+
+	// recItems is the saved form of everything c carries, built by record
+	// and reused while nothing c carries changes, so a checkpoint of an
+	// unchanged inventory copies a slice header, not twenty items. It is
+	// never modified once built (the saver may be reading it); any change
+	// to what c carries drops it (itemsChanged).
+	recItems []ItemRecord
+	recValid bool
 }
 
 // Player is what only a player's character has.
@@ -157,16 +165,21 @@ func (z *Zone) record(c *Char) *CharRecord {
 		rec.Room = c.room.proto.Ref
 		rec.Zone = z.id
 	}
-	for i, it := range c.eq {
-		if it != nil {
-			ir := itemRecord(it)
-			ir.Slot = z.set.Game.Slots[i].Name
-			rec.Items = append(rec.Items, ir)
+	if !c.recValid {
+		var items []ItemRecord
+		for i, it := range c.eq {
+			if it != nil {
+				ir := itemRecord(it)
+				ir.Slot = z.set.Game.Slots[i].Name
+				items = append(items, ir)
+			}
 		}
+		for _, it := range c.inv {
+			items = append(items, itemRecord(it))
+		}
+		c.recItems, c.recValid = items, true
 	}
-	for _, it := range c.inv {
-		rec.Items = append(rec.Items, itemRecord(it))
-	}
+	rec.Items = c.recItems
 	return rec
 }
 

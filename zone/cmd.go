@@ -62,6 +62,7 @@ var cmdTable = []command{
 	{name: "score", fn: (*Zone).cmdScore, usage: "score\n  Show your character."},
 	{name: "time", fn: (*Zone).cmdTime, usage: "time\n  Show how long the world and you have been up."},
 	{name: "quit", fn: (*Zone).cmdQuit, exact: true, usage: "quit\n  Leave the world. Your character is saved where it stands."},
+	{name: "backup", fn: (*Zone).cmdBackup, exact: true, admin: true, usage: "backup\n  Write a consistent copy of the database into the data folder's backups\n  folder while everyone plays on. (admin)"},
 }
 
 // interpret runs one line of input.

@@ -406,5 +406,18 @@ func (z *Zone) cmdTime(c *Char, args string) {
 	z.sendLine(c, fmt.Sprintf("It is %s. This zone has run %d pulses.", time.Now().UTC().Format("15:04 UTC, Monday 2 January 2006"), z.pulses.now))
 }
 
+// cmdBackup starts a live backup; the answer comes when it is written.
+func (z *Zone) cmdBackup(c *Char, args string) {
+	name := c.name
+	z.sendLine(c, "Writing a backup of the database...")
+	z.shard.Backup(func(path string, size int64, err error) {
+		text := fmt.Sprintf("Backup written: %s (%d bytes).", path, size)
+		if err != nil {
+			text = "The backup failed: " + err.Error()
+		}
+		z.send(noticeMsg{to: name, text: text})
+	})
+}
+
 // cmdQuit leaves the world.
 func (z *Zone) cmdQuit(c *Char, args string) { z.quit(c) }

@@ -1,5 +1,7 @@
 package zone
 
+import "time"
+
 // Test-only bridges into the package. Tests in package zone_test (which may
 // import the world and the gate) reach internals through these names.
 
@@ -66,3 +68,33 @@ func (z *Zone) DroppedInputs() uint64 { return z.dropped.Load() }
 // SetOwnerCheck turns the goroutine owner check on or off; benchmarks turn
 // it off to measure what production runs.
 func SetOwnerCheck(on bool) { debugOwner = on }
+
+// CharState reports a held character's change counters and arrival.
+func (z *Zone) CharState(name string) (ver, savedVer, arrival uint64, ok bool) {
+	c := z.players[name]
+	if c == nil {
+		return 0, 0, 0, false
+	}
+	return c.pl.ver, c.pl.savedVer, c.pl.arrival, true
+}
+
+// SavedForTest delivers a saver's answer for one character, as the saver
+// would after committing a batch that carried it.
+func (z *Zone) SavedForTest(name string, arrival, ver uint64, err error) {
+	z.handle(savedMsg{entries: []savedEntry{{name: name, arrival: arrival, ver: ver}}, err: err})
+}
+
+// CheckpointForTest runs a checkpoint now.
+func (z *Zone) CheckpointForTest() { z.checkpoint(nil) }
+
+// CheckpointInterval is the checkpoint interval in pulses.
+func (z *Zone) CheckpointInterval() uint64 {
+	return uint64(time.Duration(z.cfg.CheckpointSecs) * time.Second / PulseInterval)
+}
+
+// DirtyAllForTest marks every player changed.
+func (z *Zone) DirtyAllForTest() {
+	for _, c := range z.players {
+		z.dirty(c)
+	}
+}

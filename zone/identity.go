@@ -65,10 +65,13 @@ func IsInstanceID(id string) bool { return strings.IndexByte(id, '#') >= 0 }
 // isInstance reports whether this zone is an instance.
 func (z *Zone) isInstance() bool { return z.id != z.template }
 
-// startRoom is the zone's start room, or any room if it declares none.
+// startRoom is the zone's start room; for a zone that declares none, the
+// world's start or recall room if it is here; else the zone's first room.
 func (z *Zone) startRoom() *Room {
-	if r := z.localRoom(z.proto.StartRoom); r != nil {
-		return r
+	for _, ref := range []string{z.proto.StartRoom, z.set.Game.StartRoom, z.set.Game.RecallRoom} {
+		if r := z.localRoom(ref); r != nil {
+			return r
+		}
 	}
 	if len(z.proto.Rooms) > 0 {
 		return z.rooms[z.proto.Rooms[0].Ref]

@@ -56,8 +56,30 @@ func itemRecord(it *Item) ItemRecord {
 	return ir
 }
 
+// Every change to what a character carries (an item in or out of its
+// hands, its worn slots or a container it carries, or a carried item's
+// state) must go through the functions below or call itemsChanged, so the
+// character's cached saved form is rebuilt: a stale one would save the
+// wrong items.
+
+// holderOf is the character that carries it, however deep in containers.
+func holderOf(it *Item) *Char {
+	for it.in != nil {
+		it = it.in
+	}
+	return it.carrier
+}
+
+// itemsChanged drops the cached saved form of whoever carries it.
+func itemsChanged(it *Item) {
+	if c := holderOf(it); c != nil {
+		c.recValid = false
+	}
+}
+
 // detachItem takes it out of wherever it is.
 func (z *Zone) detachItem(it *Item) {
+	itemsChanged(it)
 	switch {
 	case it.room != nil:
 		it.room.items = removeItem(it.room.items, it)
@@ -87,12 +109,14 @@ func (z *Zone) itemToChar(it *Item, c *Char) {
 	z.detachItem(it)
 	it.carrier = c
 	c.inv = append(c.inv, it)
+	c.recValid = false
 }
 
 func (z *Zone) itemToContainer(it *Item, cont *Item) {
 	z.detachItem(it)
 	it.in = cont
 	cont.contents = append(cont.contents, it)
+	itemsChanged(cont)
 }
 
 // extractItem destroys it and everything in it.

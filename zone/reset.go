@@ -74,6 +74,9 @@ func (z *Zone) resetItem(rs *content.Reset, room *Room) {
 			}
 		}
 		z.itemToRoom(it, room)
+		// A persistent item is written where it lies, so the next boot
+		// loads this one instead of making another.
+		z.roomChanged(room, it)
 	}
 }
 
@@ -142,6 +145,7 @@ func (z *Zone) wearItem(c *Char, it *Item) bool {
 	c.inv = removeItem(c.inv, it)
 	c.eq[i] = it
 	it.slot = i
+	c.recValid = false
 	return true
 }
 

@@ -1,6 +1,7 @@
 package zone
 
 import (
+	"errors"
 	"time"
 
 	"zonemud/world/content"
@@ -127,6 +128,16 @@ func (z *Zone) handleSaved(m savedMsg) {
 	if m.err != nil {
 		z.saveFailures.Add(1)
 		z.log.Warn("zone: checkpoint not committed; will retry", "err", m.err)
+		// A character whose save was refused for an older owner epoch is
+		// a body a newer login has superseded: it must never save again.
+		var stale interface{ StaleNames() []string }
+		if errors.As(m.err, &stale) {
+			for _, name := range stale.StaleNames() {
+				if c := z.players[name]; c != nil {
+					z.evict(c)
+				}
+			}
+		}
 		for _, r := range m.rooms {
 			r.objVer++
 		}
@@ -140,6 +151,21 @@ func (z *Zone) handleSaved(m savedMsg) {
 		if e.ver > c.pl.savedVer {
 			c.pl.savedVer = e.ver
 		}
+	}
+}
+
+// evict takes a character out of the zone without saving it: its save was
+// refused because a newer login owns it.
+func (z *Zone) evict(c *Char) {
+	z.log.Error("zone: evicting a character whose owner epoch is stale; not saved", "name", c.name)
+	s := c.pl.sess
+	z.act(c.room, c, c, "$n fades from the world.")
+	if c.room != nil {
+		c.room.removeChar(c)
+	}
+	z.forget(c)
+	if s != nil {
+		s.Close("This character is now played from a newer login; this connection is closed.")
 	}
 }
 

@@ -28,6 +28,9 @@ type Shard interface {
 	Checkpoint(b *SaveBatch)
 	// ReserveItemIDs returns the first of n fresh durable item ids.
 	ReserveItemIDs(n uint64) uint64
+	// Backup writes a consistent copy of the database off the zone
+	// goroutine and calls done (on another goroutine; it must only post).
+	Backup(done func(path string, size int64, err error))
 }
 
 // Session is a player's connection as a zone sees it. The gate implements it

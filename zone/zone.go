@@ -568,3 +568,16 @@ func (z *Zone) Dormant() bool { return z.sleeping.Load() }
 
 // Pulses is the number of pulses ticked so far.
 func (z *Zone) Pulses() uint64 { return z.pulseNo.Load() }
+
+// HasItemID reports whether an item with this durable id is anywhere in
+// the zone. For tests and admin tools: call it on the zone goroutine (from
+// Query).
+func HasItemID(z *Zone, id uint64) bool {
+	z.owner.check()
+	for _, it := range z.items {
+		if it.id == id {
+			return true
+		}
+	}
+	return false
+}

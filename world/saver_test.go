@@ -1,0 +1,86 @@
+package world
+
+import (
+	"context"
+	"errors"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"zonemud/zone"
+)
+
+type nullSession struct {
+	z atomic.Pointer[zone.Zone]
+}
+
+func (s *nullSession) ID() uint64                  { return 4242 }
+func (s *nullSession) Write(p []byte, b bool) bool { return true }
+func (s *nullSession) Close(string)                {}
+func (s *nullSession) SetZone(z *zone.Zone)        { s.z.Store(z) }
+func (s *nullSession) Zone() *zone.Zone            { return s.z.Load() }
+func (s *nullSession) Width() int                  { return 80 }
+func (s *nullSession) GMCP(string, any)            {}
+func (s *nullSession) Closed() bool                { return false }
+
+// A disk that refuses writes fails checkpoints, never the game: the zone
+// keeps answering, characters stay dirty, nothing committed is lost, and
+// the first commit after the fault clears writes the current state.
+func TestSaver_WriteErrorIsRetried(t *testing.T) {
+	zcfg := zone.DefaultConfig()
+	zcfg.CheckpointSecs = 1
+	w := testWorldCfg(t, zcfg)
+	var failing atomic.Bool
+	w.saver.inject = func() error {
+		if failing.Load() {
+			return errors.New("no space left on device (injected)")
+		}
+		return nil
+	}
+	w.Start()
+	defer func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		_ = w.Shutdown(ctx)
+	}()
+	s := &nullSession{}
+	if err := w.Enter("Disky", s); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, func() bool { return s.Zone() != nil })
+	z := s.Zone()
+	z.Input(s, 1, "west")
+	w.Flush()
+	waitFor(t, func() bool {
+		c, err := w.db.Character("Disky")
+		return err == nil && c.Place.Room == "emberfall:room:market"
+	})
+	failing.Store(true)
+	z.Input(s, 2, "east")
+	z.Input(s, 3, "north")
+	time.Sleep(2500 * time.Millisecond) // checkpoints come and fail
+	c, err := w.db.Character("Disky")
+	if err != nil || c.Place.Room != "emberfall:room:market" {
+		t.Fatalf("during the fault the stored state changed or was lost: %+v, %v", c, err)
+	}
+	// The zone still answers.
+	done := make(chan struct{})
+	_ = z.Query(context.Background(), func(*zone.Zone) { close(done) })
+	<-done
+	failing.Store(false)
+	waitFor(t, func() bool {
+		c, err := w.db.Character("Disky")
+		return err == nil && c.Place.Room == "emberfall:room:north_street"
+	})
+}
+
+func waitFor(t *testing.T, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatal("condition not met in 10s")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}

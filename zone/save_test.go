@@ -1,0 +1,248 @@
+package zone_test
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"sync"
+	"testing"
+
+	"zonemud/internal/servertest"
+	"zonemud/store"
+	"zonemud/world"
+	"zonemud/world/content"
+	"zonemud/zone"
+)
+
+// recShard is the real world with its checkpoint hand-off recorded, so a
+// test can see exactly which batches a zone queued and in what order
+// relative to hand-backs.
+type recShard struct {
+	*world.World
+	mu     sync.Mutex
+	events []string
+	last   []*zone.SaveBatch
+}
+
+func (r *recShard) Checkpoint(b *zone.SaveBatch) {
+	r.mu.Lock()
+	names := []string{}
+	for _, c := range b.Chars {
+		names = append(names, c.Name)
+	}
+	slices.Sort(names)
+	r.events = append(r.events, "save:"+joinNames(names))
+	r.last = append(r.last, b)
+	r.mu.Unlock()
+	r.World.Checkpoint(b)
+}
+
+func (r *recShard) HandBack(rec *zone.CharRecord, why string) {
+	r.mu.Lock()
+	r.events = append(r.events, "return:"+rec.Name)
+	r.mu.Unlock()
+	r.World.HandBack(rec, why)
+}
+
+func joinNames(n []string) string {
+	out := ""
+	for i, s := range n {
+		if i > 0 {
+			out += ","
+		}
+		out += s
+	}
+	return out
+}
+
+func (r *recShard) batches() []*zone.SaveBatch {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return append([]*zone.SaveBatch(nil), r.last...)
+}
+
+func (r *recShard) log() []string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return append([]string(nil), r.events...)
+}
+
+// saveZone builds the emberfall zone over a recording shard and a real
+// store, driven by hand on the test goroutine.
+func saveZone(t *testing.T, seed uint64) (*zone.Zone, *recShard) {
+	t.Helper()
+	set, err := content.Load(os.DirFS(filepath.Join(servertest.Root(), "areas")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	db, err := store.Open(filepath.Join(t.TempDir(), "save.db"), store.DefaultConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	cfg := zone.DefaultConfig()
+	cfg.Dormant = false
+	w, err := world.New(set, db, world.DefaultConfig(), cfg, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rs := &recShard{World: w}
+	z := zone.New(set.Zones["emberfall"], set, rs, cfg, zone.Options{Seed: seed})
+	z.BootForTest()
+	return z, rs
+}
+
+// A character is saved only when it changed since its last committed
+// save: a checkpoint with nothing changed queues nothing.
+func TestSave_OnlyWhenChanged(t *testing.T) {
+	z, rs := saveZone(t, 1)
+	s := enter(t, z, "Aria")
+	z.CheckpointForTest()
+	n := len(rs.batches())
+	if n != 1 {
+		t.Fatalf("arrival: %d batches, want 1 (a login is worth saving once)", n)
+	}
+	ver, _, arrival, _ := z.CharState("Aria")
+	z.SavedForTest("Aria", arrival, ver, nil)
+	z.CheckpointForTest()
+	if got := len(rs.batches()); got != n {
+		t.Fatalf("a clean character was saved again: %d batches", got)
+	}
+	z.InputForTest(s, 1, "look")
+	z.CheckpointForTest()
+	if got := len(rs.batches()); got != n+1 {
+		t.Fatalf("a changed character was not saved: %d batches", got)
+	}
+}
+
+// The first save falls within one interval of arrival, at a point that
+// differs from zone to zone, and then every interval.
+func TestSave_FirstWithinOneIntervalThenEvery(t *testing.T) {
+	phases := map[int]bool{}
+	for seed := uint64(1); seed <= 8; seed++ {
+		z, rs := saveZone(t, seed)
+		interval := int(z.CheckpointInterval())
+		s := enter(t, z, "Aria")
+		first := -1
+		var saves []int
+		for p := 1; p <= 3*interval; p++ {
+			z.TickForTest()
+			z.DrainForTest()
+			if n := len(rs.batches()); n > len(saves) {
+				saves = append(saves, p)
+				if first < 0 {
+					first = p
+				}
+				// Keep the character dirty so every checkpoint saves.
+				z.InputForTest(s, uint64(p), "look")
+			}
+		}
+		if first < 1 || first > interval {
+			t.Fatalf("seed %d: first save at pulse %d, want within 1..%d", seed, first, interval)
+		}
+		for i := 1; i < len(saves); i++ {
+			if saves[i]-saves[i-1] != interval {
+				t.Fatalf("seed %d: saves at %v, want every %d pulses", seed, saves, interval)
+			}
+		}
+		phases[first] = true
+	}
+	if len(phases) < 3 {
+		t.Fatalf("first-save pulses %v: want them spread, not all at one point", phases)
+	}
+}
+
+// A save from an earlier stay never marks this stay clean: the answer
+// carries the arrival it belongs to.
+func TestSave_EarlierArrivalNeverMarksClean(t *testing.T) {
+	z, _ := saveZone(t, 1)
+	s := enter(t, z, "Aria")
+	z.InputForTest(s, 1, "look")
+	ver, _, arrival, _ := z.CharState("Aria")
+	// The character leaves the zone and comes back before the answer to
+	// the save from its first stay arrives.
+	z.InputForTest(s, 2, "east")
+	z.InputForTest(s, 3, "east")
+	z.InputForTest(s, 4, "east") // into Ash Ridge: out of this zone
+	if _, _, _, ok := z.CharState("Aria"); ok {
+		t.Fatalf("Aria should have left emberfall; last output %q", s.Last())
+	}
+	rec := &zone.CharRecord{Name: "Aria", Level: 1, Arrival: arrival}
+	s2 := newBenchSession()
+	z.Arrive(rec, s2, "", "")
+	z.DrainForTest()
+	_, _, arrival2, ok := z.CharState("Aria")
+	if !ok || arrival2 == arrival {
+		t.Fatalf("second arrival %d, first %d: want a new arrival", arrival2, arrival)
+	}
+	z.SavedForTest("Aria", arrival, ver+100, nil) // the old stay's answer
+	v, saved, _, _ := z.CharState("Aria")
+	if saved >= v {
+		t.Fatalf("an earlier stay's save marked this one clean (ver %d, saved %d)", v, saved)
+	}
+	z.SavedForTest("Aria", arrival2, v, nil)
+	if _, saved, _, _ := z.CharState("Aria"); saved != v {
+		t.Fatalf("this stay's own save did not mark it clean")
+	}
+}
+
+// A failed commit leaves the character dirty for the next checkpoint.
+func TestSave_FailedCommitStaysDirty(t *testing.T) {
+	z, rs := saveZone(t, 1)
+	s := enter(t, z, "Aria")
+	z.InputForTest(s, 1, "look")
+	ver, _, arrival, _ := z.CharState("Aria")
+	z.SavedForTest("Aria", arrival, ver, errFake)
+	if _, saved, _, _ := z.CharState("Aria"); saved == ver {
+		t.Fatal("a failed save marked the character clean")
+	}
+	n := len(rs.batches())
+	z.CheckpointForTest()
+	if len(rs.batches()) != n+1 {
+		t.Fatal("the next checkpoint did not retry the character")
+	}
+}
+
+// Every dirty character of the zone goes in one batch: a give between two
+// players is never half saved.
+func TestSave_GiveIsOneBatch(t *testing.T) {
+	z, rs := saveZone(t, 1)
+	a := enter(t, z, "Aria")
+	b := enter(t, z, "Bren")
+	z.InputForTest(a, 1, "south") // the inn
+	z.InputForTest(a, 2, "get lantern")
+	z.InputForTest(b, 1, "south")
+	z.InputForTest(a, 3, "give lantern bren")
+	z.CheckpointForTest()
+	bs := rs.batches()
+	last := bs[len(bs)-1]
+	names := map[string]bool{}
+	for _, c := range last.Chars {
+		names[c.Name] = true
+	}
+	if !names["Aria"] || !names["Bren"] {
+		t.Fatalf("the give's batch holds %v, want both", names)
+	}
+}
+
+// Leaving order: the save is queued before the return is posted, for quit
+// and for a move to another zone (where it holds everyone dirty, so a give
+// just before the move commits with it).
+func TestSave_QueuedBeforeReturn(t *testing.T) {
+	z, rs := saveZone(t, 1)
+	a := enter(t, z, "Aria")
+	b := enter(t, z, "Bren")
+	z.InputForTest(b, 1, "look")
+	z.InputForTest(a, 1, "quit")
+	log := rs.log()
+	i := slices.Index(log, "return:Aria")
+	if i < 1 || log[i-1] != "save:Aria,Bren" {
+		t.Fatalf("events %v: want the save of Aria (with dirty Bren) just before her return", log)
+	}
+}
+
+var errFake = fakeErr("commit failed")
+
+type fakeErr string
+
+func (e fakeErr) Error() string { return string(e) }
