@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"zonemud/internal/servertest"
+	"zonemud/store"
 )
 
 var (
@@ -187,5 +188,51 @@ func TestMain_InitWritesAnEditableWorld(t *testing.T) {
 	}
 	if code := run([]string{"init", dir}, &out, &errb); code == 0 {
 		t.Fatal("init overwrote an existing world")
+	}
+}
+
+// A backup taken while players play, by the command line and by an admin
+// in game, is a consistent database with everyone in it.
+func TestMain_LiveBackup(t *testing.T) {
+	dir := t.TempDir()
+	cfg, telnet := writeConfig(t, dir, "[world]\nadmins = [\"Warden\"]\n[zone]\ncheckpoint_secs = 1\n")
+	startProc(t, cfg, telnet)
+	a := servertest.Dial(t, telnet)
+	a.Create("Warden", "ward-pass")
+	b := servertest.Dial(t, telnet)
+	b.Create("Mortal", "mort-pass")
+	a.DoExpect("west", "Market Row")
+	time.Sleep(1500 * time.Millisecond)
+
+	out := filepath.Join(dir, "cli-backup.db")
+	res, err := exec.Command(binary(t), "backup", "-config", cfg, out).CombinedOutput()
+	if err != nil {
+		t.Fatalf("zonemud backup: %v\n%s", err, res)
+	}
+	checkBackup(t, out, "Warden", "Mortal")
+
+	b.DoExpect("backup", "Huh?") // not for mortals
+	a.DoExpect("backup", "Writing a backup")
+	got := a.ExpectWithin("Backup written: ", 10*time.Second)
+	_ = got
+	line := a.Expect(" bytes")
+	path := strings.TrimSpace(line[:strings.LastIndex(line, " (")])
+	checkBackup(t, path, "Warden", "Mortal")
+}
+
+func checkBackup(t *testing.T, path string, names ...string) {
+	t.Helper()
+	db, err := store.Open(path, store.DefaultConfig())
+	if err != nil {
+		t.Fatalf("backup %s does not open: %v", path, err)
+	}
+	defer db.Close()
+	if err := db.Check(); err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range names {
+		if _, err := db.Character(n); err != nil {
+			t.Fatalf("backup lacks %s: %v", n, err)
+		}
 	}
 }
