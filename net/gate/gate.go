@@ -142,50 +142,60 @@ func (g *Gate) ServeTelnet(l net.Listener) error {
 			continue
 		}
 		backoff = 0
-		g.handle(c, func(s *Session) conn {
-			tc := telnet.Config{
-				MaxLine: g.cfg.MaxLine, MaxSubneg: g.cfg.MaxSubneg,
-				OfferNAWS: true, OfferTTYPE: true, OfferCharset: true, OfferEOR: true,
-				OfferGMCP: true, OfferMSSP: true, OfferMCCP2: true,
-			}
-			return newTelnetConn(c, tc, s.raw)
-		})
+		if why := g.admit(c.RemoteAddr()); why != "" {
+			_ = c.SetWriteDeadline(time.Now().Add(time.Second))
+			_, _ = c.Write([]byte(why + "\r\n"))
+			_ = c.Close()
+			continue
+		}
+		tc := telnet.Config{
+			MaxLine: g.cfg.MaxLine, MaxSubneg: g.cfg.MaxSubneg,
+			OfferNAWS: true, OfferTTYPE: true, OfferCharset: true, OfferEOR: true,
+			OfferGMCP: true, OfferMSSP: true, OfferMCCP2: true,
+		}
+		g.wg.Add(1)
+		go func() {
+			defer g.wg.Done()
+			g.run(c.RemoteAddr(), func(s *Session) conn { return newTelnetConn(c, tc, s.raw) }, nil)
+		}()
 	}
 }
 
-// handle starts a connection's session goroutines.
-func (g *Gate) handle(raw net.Conn, mk func(*Session) conn) {
+// admit decides whether a new connection from addr may open, and counts it
+// if so. It returns the line to send before closing a refused one.
+func (g *Gate) admit(addr net.Addr) string {
 	if g.stopping.Load() {
-		_ = raw.Close()
-		return
+		return "The world is shutting down. Please come back in a moment."
 	}
 	if n := g.conns.Add(1); n > int64(g.cfg.MaxConnections) {
 		g.conns.Add(-1)
-		_ = raw.SetWriteDeadline(time.Now().Add(time.Second))
-		_, _ = raw.Write([]byte("The world is full right now; please try again later.\r\n"))
-		_ = raw.Close()
-		return
+		return "The world is full right now; please try again later."
 	}
+	return ""
+}
+
+// run is one connection's life: the writer on its own goroutine, the
+// reader (login, then play) on the calling one. It returns when the
+// session has ended. The caller has admitted the connection.
+func (g *Gate) run(remote net.Addr, mk func(*Session) conn, pre *preAuth) {
 	s := newSession(g, g.nextID.Add(1))
 	s.c = mk(s)
 	g.mu.Lock()
 	g.sessions[s.id] = s
 	g.mu.Unlock()
-	g.wg.Add(2)
+	g.wg.Add(1)
 	go func() {
 		defer g.wg.Done()
 		pprof.Do(context.Background(), pprof.Labels("session", "writer"), func(context.Context) { s.writer() })
 	}()
-	go func() {
-		defer g.wg.Done()
-		defer func() {
-			g.conns.Add(-1)
-			g.mu.Lock()
-			delete(g.sessions, s.id)
-			g.mu.Unlock()
-		}()
-		pprof.Do(context.Background(), pprof.Labels("session", "reader"), func(context.Context) { s.serve() })
+	defer func() {
+		g.conns.Add(-1)
+		g.mu.Lock()
+		delete(g.sessions, s.id)
+		g.mu.Unlock()
 	}()
+	pprof.Do(context.Background(), pprof.Labels("session", "reader"), func(context.Context) { s.serve(pre) })
+	<-s.done // the writer has flushed and closed
 }
 
 // Connections is the number of open connections.

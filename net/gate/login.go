@@ -16,14 +16,28 @@ import (
 // the player gave up.
 var errLoginOver = errors.New("gate: login over")
 
+// preAuth is what a transport that authenticates by itself (SSH) already
+// knows when the session starts: the name typed, and whether the client
+// proved it owns that existing account.
+type preAuth struct {
+	name          string
+	authenticated bool
+}
+
 // serve is the session's reader goroutine: the opening negotiation, the
 // login dialogue, then every line into the zone that holds the character.
-func (s *Session) serve() {
+func (s *Session) serve(pre *preAuth) {
 	defer s.Close("")
 	s.raw(s.c.opening())
 	banner := strings.ReplaceAll(s.g.cfg.Banner, "{game}", s.g.w.Content().Game.Name)
 	s.Write([]byte(banner+"\n"), false)
-	name, err := s.login()
+	var name string
+	var err error
+	if pre != nil {
+		name, err = s.preLogin(pre)
+	} else {
+		name, err = s.login()
+	}
 	if err != nil {
 		return
 	}
@@ -124,8 +138,21 @@ func (s *Session) ask(prompt string) (string, error) {
 	}
 }
 
+// secretReader is a transport that reads a hidden line itself (SSH).
+type secretReader interface {
+	readSecret(prompt string) (string, error)
+}
+
 // askSecret asks for a password with the client's echo off.
 func (s *Session) askSecret(prompt string) (string, error) {
+	if sr, ok := s.c.(secretReader); ok {
+		_ = s.c.setReadDeadline(time.Now().Add(time.Duration(s.g.cfg.LoginTimeoutSecs) * time.Second))
+		pw, err := sr.readSecret(prompt)
+		if err != nil {
+			return "", errLoginOver
+		}
+		return pw, nil
+	}
 	s.raw(s.c.echoOff())
 	pw, err := s.ask(prompt)
 	s.raw(s.c.echoOn())
@@ -170,6 +197,45 @@ func (s *Session) login() (string, error) {
 	}
 	s.Close("Too many tries; goodbye.")
 	return "", errLoginOver
+}
+
+// preLogin finishes a login whose name the transport gave: straight in if
+// the transport proved the account, the creation questions for a new name.
+func (s *Session) preLogin(pre *preAuth) (string, error) {
+	name, why := cleanName(pre.name, s.g.nameTaken)
+	if why != "" {
+		s.Close(why + " Connect again with the name you want as your user name.")
+		return "", errLoginOver
+	}
+	acct, err := s.g.w.Account(name)
+	switch {
+	case err == nil && pre.authenticated:
+		s.touchLogin(acct.Name)
+		return acct.Name, nil
+	case err == nil:
+		s.Close("That character already exists; log in with its password or a registered key.")
+		return "", errLoginOver
+	case !errors.Is(err, store.ErrNotFound):
+		s.g.log.Error("gate: account read failed", "name", name, "err", err)
+		s.Close("Accounts cannot be read right now; please try again later.")
+		return "", errLoginOver
+	}
+	ok, err := s.create(name)
+	if err != nil {
+		return "", err
+	}
+	if !ok {
+		s.Close("Connect again with the name you want as your user name.")
+		return "", errLoginOver
+	}
+	return name, nil
+}
+
+func (s *Session) touchLogin(name string) {
+	_ = s.g.w.UpdateAccount(name, func(a *store.Account) error {
+		a.LastLogin = time.Now().Unix()
+		return nil
+	})
 }
 
 // create makes a new account: confirm the name, then the password twice.
@@ -239,10 +305,7 @@ func (s *Session) authenticate(acct *store.Account) error {
 			return errLoginOver
 		}
 		if ok {
-			_ = s.g.w.UpdateAccount(acct.Name, func(a *store.Account) error {
-				a.LastLogin = time.Now().Unix()
-				return nil
-			})
+			s.touchLogin(acct.Name)
 			return nil
 		}
 		time.Sleep(time.Duration(bad+1) * 500 * time.Millisecond)

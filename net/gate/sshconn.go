@@ -1,0 +1,168 @@
+package gate
+
+import (
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"golang.org/x/term"
+
+	"zonemud/world/content"
+)
+
+// sshConn is a conn over an SSH channel with a PTY. SSH has no terminal on
+// the server side, so the server edits lines itself (x/term: echo, cursor
+// keys, history) and writes CRLF. Colour comes from the PTY's terminal
+// type; width from the PTY and window changes.
+type sshConn struct {
+	l      SSHLogin
+	t      *term.Terminal
+	width  atomic.Int32
+	height atomic.Int32
+	color  content.ColorLevel // immutable
+	closed atomic.Bool
+
+	deadline atomic.Int64 // unix nanos of the login timeout; 0 when off
+	watching atomic.Bool  // the watchdog goroutine runs
+}
+
+func newSSHConn(l SSHLogin, maxLine int) *sshConn {
+	c := &sshConn{l: l, t: term.NewTerminal(l.Channel, "")}
+	c.setSize(l.Width, l.Height)
+	c.color = termColor(l.Term)
+	go func() {
+		// Window changes: the front drains its source; this keeps the
+		// latest size for wrapping and line editing.
+		for sz := range l.Resize {
+			c.setSize(sz[0], sz[1])
+		}
+	}()
+	return c
+}
+
+func (c *sshConn) setSize(w, h int) {
+	w, h = min(max(w, 0), 1000), min(max(h, 0), 1000)
+	c.width.Store(int32(w))
+	c.height.Store(int32(h))
+	if w > 0 && h > 0 {
+		_ = c.t.SetSize(w, h)
+	}
+}
+
+// termColor guesses colour depth from the PTY's TERM: truecolor for the
+// terminals that say so, 256 for xterm-likes (nearly every terminal an ssh
+// user runs), 16 for a plain vt100 or linux console, none for dumb.
+func termColor(t string) content.ColorLevel {
+	t = strings.ToLower(t)
+	switch {
+	case t == "" || t == "dumb":
+		return content.ColorNone
+	case strings.Contains(t, "truecolor") || strings.Contains(t, "24bit") || strings.Contains(t, "direct"):
+		return content.ColorTrue
+	case strings.Contains(t, "256") || strings.HasPrefix(t, "xterm") || strings.HasPrefix(t, "screen") ||
+		strings.HasPrefix(t, "tmux") || strings.Contains(t, "kitty") || strings.Contains(t, "alacritty"):
+		return content.Color256
+	}
+	return content.Color16
+}
+
+func (c *sshConn) next() (event, error) {
+	line, err := c.t.ReadLine()
+	if err != nil {
+		return event{}, err
+	}
+	return event{kind: evLine, text: cleanSSHLine(line)}, nil
+}
+
+// readSecret reads a line without echo (a password).
+func (c *sshConn) readSecret(prompt string) (string, error) {
+	line, err := c.t.ReadPassword(prompt)
+	if err != nil {
+		return "", err
+	}
+	return cleanSSHLine(line), nil
+}
+
+// cleanSSHLine drops control characters the terminal left in a line.
+func cleanSSHLine(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) {
+			return -1
+		}
+		return r
+	}, s)
+}
+
+// setReadDeadline arms the login timeout. An SSH channel has no read
+// deadline of its own, so a watchdog closes the channel when the deadline
+// passes; a zero time disarms it.
+func (c *sshConn) setReadDeadline(d time.Time) error {
+	if d.IsZero() {
+		c.deadline.Store(0)
+		return nil
+	}
+	c.deadline.Store(d.UnixNano())
+	if !c.watching.Swap(true) {
+		go c.watch()
+	}
+	return nil
+}
+
+func (c *sshConn) watch() {
+	tick := time.NewTicker(250 * time.Millisecond)
+	defer tick.Stop()
+	for range tick.C {
+		if c.closed.Load() {
+			return
+		}
+		if d := c.deadline.Load(); d != 0 && time.Now().UnixNano() > d {
+			_ = c.close()
+			return
+		}
+	}
+}
+
+func (c *sshConn) writeText(p []byte) error {
+	_, err := c.t.Write(p)
+	return err
+}
+
+// writePrompt writes the text before the prompt line and makes the prompt
+// line the terminal's own prompt, so line editing redraws it when other
+// output arrives while the player types.
+func (c *sshConn) writePrompt(p []byte) error {
+	s := string(p)
+	body, prompt := "", s
+	if i := strings.LastIndexByte(s, '\n'); i >= 0 {
+		body, prompt = s[:i+1], s[i+1:]
+	}
+	c.t.SetPrompt(prompt)
+	_, err := c.t.Write([]byte(body))
+	return err
+}
+
+func (c *sshConn) writeRaw(p []byte) error               { return nil } // no telnet control on SSH
+func (c *sshConn) startCompress() error                  { return nil } // SSH compresses itself if asked
+func (c *sshConn) stopCompress() error                   { return nil }
+func (c *sshConn) flush() error                          { return nil }
+func (c *sshConn) setWriteDeadline(d time.Time) error    { return nil }
+func (c *sshConn) remote() string                        { return c.l.Remote.String() }
+func (c *sshConn) kind() string                          { return "ssh" }
+func (c *sshConn) echoOff() []byte                       { return nil }
+func (c *sshConn) echoOn() []byte                        { return nil }
+func (c *sshConn) gmcpFrame(pkg string, j []byte) []byte { return nil }
+func (c *sshConn) opening() []byte                       { return nil }
+
+func (c *sshConn) close() error {
+	if c.closed.Swap(true) {
+		return nil
+	}
+	return c.l.Channel.Close()
+}
+
+func (c *sshConn) info() clientInfo {
+	return clientInfo{
+		width: int(c.width.Load()), height: int(c.height.Load()),
+		color: c.color, utf8: true, name: "ssh", terminal: c.l.Term,
+	}
+}
