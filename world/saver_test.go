@@ -22,6 +22,8 @@ func (s *nullSession) Zone() *zone.Zone            { return s.z.Load() }
 func (s *nullSession) Width() int                  { return 80 }
 func (s *nullSession) GMCP(string, any)            {}
 func (s *nullSession) Closed() bool                { return false }
+func (s *nullSession) Client() zone.ClientInfo     { return zone.ClientInfo{} }
+func (s *nullSession) SetColor(int)                {}
 
 // A disk that refuses writes fails checkpoints, never the game: the zone
 // keeps answering, characters stay dirty, nothing committed is lost, and

@@ -43,6 +43,8 @@ func (s *benchSession) Zone() *zone.Zone          { return s.z.Load() }
 func (s *benchSession) Width() int                { return 80 }
 func (s *benchSession) GMCP(pkg string, data any) {}
 func (s *benchSession) Closed() bool              { return false }
+func (s *benchSession) Client() zone.ClientInfo   { return zone.ClientInfo{Name: "bench", Color: 1} }
+func (s *benchSession) SetColor(int)              {}
 func (s *benchSession) Last() string              { s.mu.Lock(); defer s.mu.Unlock(); return string(s.last) }
 
 // benchWorld builds a world over a real store in a temp dir, without

@@ -65,7 +65,12 @@ type Player struct {
 	// ver counts changes to the character; savedVer is the ver of its last
 	// committed save on this arrival.
 	ver, savedVer uint64
+	// lastVitals is what Char.Vitals last told the client.
+	lastVitals gmcpVitals
 }
+
+// stateWord names what the character is doing, for GMCP Char.Status.
+func (c *Char) stateWord() string { return "standing" }
 
 // isPlayer reports whether c is a player's character.
 func (c *Char) isPlayer() bool { return c.pl != nil }

@@ -61,6 +61,12 @@ var cmdTable = []command{
 	{name: "commands", fn: (*Zone).cmdCommands, usage: "commands\n  List every command."},
 	{name: "score", fn: (*Zone).cmdScore, usage: "score\n  Show your character."},
 	{name: "time", fn: (*Zone).cmdTime, usage: "time\n  Show how long the world and you have been up."},
+	{name: "color", fn: (*Zone).cmdColor, usage: colorUsage},
+	{name: "colour", fn: (*Zone).cmdColor, usage: colorUsage, hidden: true},
+	{name: "screenreader", fn: (*Zone).cmdScreenReader, usage: "screenreader [on | off]\n  Output for screen readers: no colour, plain lists, no decorations."},
+	{name: "brief", fn: (*Zone).cmdBrief, usage: "brief\n  Turn room descriptions on arrival off or on again."},
+	{name: "vitals", fn: (*Zone).cmdVitals, usage: "vitals\n  Show your hit points, mana and moves in the prompt, or stop."},
+	{name: "sshkey", fn: (*Zone).cmdSSHKey, usage: sshkeyUsage},
 	{name: "quit", fn: (*Zone).cmdQuit, exact: true, usage: "quit\n  Leave the world. Your character is saved where it stands."},
 	{name: "backup", fn: (*Zone).cmdBackup, exact: true, admin: true, usage: "backup\n  Write a consistent copy of the database into the data folder's backups\n  folder while everyone plays on. (admin)"},
 }

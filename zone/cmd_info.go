@@ -56,7 +56,11 @@ func (z *Zone) showRoom(c *Char) {
 		b.WriteString(wrap("   "+strings.TrimSpace(r.proto.Description), width))
 		b.WriteByte('\n')
 	}
-	b.WriteString(z.exitsLine(r))
+	if z.screenReader(c) {
+		b.WriteString(z.exitsSpoken(r))
+	} else {
+		b.WriteString(z.exitsLine(r))
+	}
 	for _, line := range groupItems(r.items, func(it *Item) string { return it.proto.Long }) {
 		b.WriteString("\n{g}")
 		b.WriteString(line)
@@ -98,6 +102,25 @@ func (z *Zone) exitsLine(r *Room) string {
 		return "{c}Exits: none{x}"
 	}
 	return "{c}Exits: " + strings.Join(ds, " ") + "{x}"
+}
+
+// exitsSpoken is the exits line for a screen reader: words, not brackets.
+func (z *Zone) exitsSpoken(r *Room) string {
+	var ds []string
+	for d := content.Dir(0); d < content.NumDirs; d++ {
+		if r.proto.Exits[d] == nil {
+			continue
+		}
+		if r.exitOpen(d) {
+			ds = append(ds, d.String())
+		} else {
+			ds = append(ds, d.String()+" (closed)")
+		}
+	}
+	if len(ds) == 0 {
+		return "Exits: none."
+	}
+	return "Exits: " + listWords(ds) + "."
 }
 
 // cmdExits lists exits and where they lead.
@@ -293,7 +316,16 @@ func (z *Zone) cmdWho(c *Char, args string) {
 	var b strings.Builder
 	b.Grow(64 + 64*len(shown))
 	fmt.Fprintf(&b, "{W}Players in %s{x}\n", z.set.Game.Name)
+	sr := z.screenReader(c)
 	for _, e := range shown {
+		if sr {
+			state := ""
+			if e.LinkDead {
+				state = ", link-dead"
+			}
+			fmt.Fprintf(&b, "%s, level %d, in %s%s.\n", e.Name, e.Level, e.Zone, state)
+			continue
+		}
 		name := e.Name
 		if e.Title != "" {
 			name += " " + e.Title

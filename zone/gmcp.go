@@ -67,3 +67,55 @@ func (z *Zone) gmcpTell(to *Char, from, text string) {
 		to.pl.sess.GMCP("Comm.Channel.Text", gmcpChannelText{Channel: "tell", Talker: from, Text: content.StripMarkup(text)})
 	}
 }
+
+// Char.Name, Char.Status and Char.Vitals, numbers as numbers (Aardwolf
+// style; documented in areas/README.md for client script writers).
+type gmcpCharName struct {
+	Name     string `json:"name"`
+	Fullname string `json:"fullname"`
+}
+
+type gmcpCharStatus struct {
+	Level int    `json:"level"`
+	Area  string `json:"area"`
+	State string `json:"state"`
+}
+
+type gmcpVitals struct {
+	HP       int `json:"hp"`
+	MaxHP    int `json:"maxhp"`
+	Mana     int `json:"mana"`
+	MaxMana  int `json:"maxmana"`
+	Moves    int `json:"moves"`
+	MaxMoves int `json:"maxmoves"`
+}
+
+// gmcpChar sends the whole Char set: on login, reconnect and zone change.
+func (z *Zone) gmcpChar(c *Char) {
+	s := c.pl.sess
+	if s == nil {
+		return
+	}
+	full := c.name
+	if c.pl.title != "" {
+		full += " " + c.pl.title
+	}
+	s.GMCP("Char.Name", gmcpCharName{Name: c.name, Fullname: full})
+	s.GMCP("Char.Status", gmcpCharStatus{Level: c.level, Area: z.proto.Name, State: c.stateWord()})
+	z.gmcpVitals(c, true)
+}
+
+// gmcpVitals sends Char.Vitals when they changed since the last send (or
+// always, if force).
+func (z *Zone) gmcpVitals(c *Char, force bool) {
+	s := c.pl.sess
+	if s == nil {
+		return
+	}
+	v := gmcpVitals{HP: c.hp, MaxHP: c.maxHP, Mana: c.mana, MaxMana: c.maxM, Moves: c.mv, MaxMoves: c.maxMv}
+	if !force && v == c.pl.lastVitals {
+		return
+	}
+	c.pl.lastVitals = v
+	s.GMCP("Char.Vitals", v)
+}

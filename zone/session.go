@@ -98,6 +98,8 @@ func (z *Zone) bind(c *Char, s Session) {
 	z.bySess[s.ID()] = c
 	s.SetZone(z)
 	z.rosterOld = true
+	z.applySettings(c)
+	z.gmcpChar(c)
 }
 
 // handleWake attaches a waiting login to a character held here.
@@ -366,6 +368,7 @@ func (z *Zone) flushOne(c *Char, prompt bool) {
 			p.out = append(p.out, '\n')
 		}
 		p.out = append(p.out, z.promptText(c)...)
+		z.gmcpVitals(c, false)
 	}
 	p.sess.Write(p.out, prompt)
 	p.atPrompt = prompt

@@ -31,6 +31,10 @@ type Shard interface {
 	// Backup writes a consistent copy of the database off the zone
 	// goroutine and calls done (on another goroutine; it must only post).
 	Backup(done func(path string, size int64, err error))
+	// SSHKeys lists, adds (arg is an authorized_keys line) or removes (arg
+	// is the 1-based number from the list) an account's SSH keys, off the
+	// zone goroutine, and calls done with what to tell the player.
+	SSHKeys(name, op, arg string, done func(reply string))
 }
 
 // Session is a player's connection as a zone sees it. The gate implements it
@@ -57,6 +61,21 @@ type Session interface {
 	GMCP(pkg string, data any)
 	// Closed reports whether the connection has gone.
 	Closed() bool
+	// Client is what the connection knows of its client.
+	Client() ClientInfo
+	// SetColor overrides the colour level the client reported; -1 goes
+	// back to what the client reported.
+	SetColor(level int)
+}
+
+// ClientInfo is what a session knows of its client.
+type ClientInfo struct {
+	Name         string // "mudlet", "tintin++", "ssh", "telnet"
+	Transport    string // "telnet" or "ssh"
+	Color        int    // the colour level output is rendered at (a content.ColorLevel)
+	Reported     int    // the level the client itself reported
+	ScreenReader bool   // the client said a screen reader is in use (MTTS 64)
+	UTF8         bool
 }
 
 // SaveBatch is one zone's checkpoint: every dirty character of the zone at

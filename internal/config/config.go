@@ -34,6 +34,9 @@ type Config struct {
 // files. It belongs to the wiring, so it lives here.
 type Server struct {
 	TelnetAddr   string `toml:"telnet_addr"`
+	TLSAddr      string `toml:"tls_addr"`
+	TLSCert      string `toml:"tls_cert"`
+	TLSKey       string `toml:"tls_key"`
 	SSHAddr      string `toml:"ssh_addr"`
 	HTTPAddr     string `toml:"http_addr"`
 	DataDir      string `toml:"data_dir"`
@@ -50,6 +53,7 @@ type Server struct {
 func (s Server) Validate() error {
 	for _, a := range []struct{ key, v string }{
 		{"server.telnet_addr", s.TelnetAddr}, {"server.ssh_addr", s.SSHAddr}, {"server.http_addr", s.HTTPAddr},
+		{"server.tls_addr", s.TLSAddr},
 	} {
 		if a.v == "" {
 			continue // empty: that listener is off
@@ -60,6 +64,9 @@ func (s Server) Validate() error {
 	}
 	if s.TelnetAddr == "" && s.SSHAddr == "" {
 		return errors.New("server.telnet_addr and server.ssh_addr: at least one must be set")
+	}
+	if (s.TLSCert == "") != (s.TLSKey == "") {
+		return errors.New("server.tls_cert and server.tls_key: set both, or neither for a self-signed pair in data_dir")
 	}
 	if s.DataDir == "" {
 		return errors.New("server.data_dir: must not be empty")

@@ -6,6 +6,7 @@ package server
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -44,6 +45,8 @@ type Server struct {
 	gate  *gate.Gate
 
 	telnetL net.Listener
+	tlsL    net.Listener
+	tlsCfg  *tls.Config
 	httpL   net.Listener
 	httpS   *http.Server
 
@@ -104,6 +107,16 @@ func Start(cfg *config.Config, opt Options) (srv *Server, err error) {
 			return nil, fmt.Errorf("server: telnet listen: %w", err)
 		}
 	}
+	if cfg.Server.TLSAddr != "" {
+		s.tlsCfg, err = tlsConfig(cfg.Server.TLSCert, cfg.Server.TLSKey, cfg.Server.DataDir, cfg.Server.Hostname)
+		if err != nil {
+			return nil, err
+		}
+		s.tlsL, err = net.Listen("tcp", cfg.Server.TLSAddr)
+		if err != nil {
+			return nil, fmt.Errorf("server: TLS listen: %w", err)
+		}
+	}
 	if cfg.Server.HTTPAddr != "" {
 		s.httpL, err = net.Listen("tcp", cfg.Server.HTTPAddr)
 		if err != nil {
@@ -114,6 +127,10 @@ func Start(cfg *config.Config, opt Options) (srv *Server, err error) {
 	if s.telnetL != nil {
 		_, port, _ := net.SplitHostPort(s.telnetL.Addr().String())
 		mssp["PORT"] = []string{port}
+	}
+	if s.tlsL != nil {
+		_, port, _ := net.SplitHostPort(s.tlsL.Addr().String())
+		mssp["SSL"] = []string{port}
 	}
 	if cfg.Server.Hostname != "" {
 		mssp["HOSTNAME"] = []string{cfg.Server.Hostname}
@@ -137,6 +154,20 @@ func Start(cfg *config.Config, opt Options) (srv *Server, err error) {
 		}()
 		lg.Info("server: telnet listening", "addr", s.telnetL.Addr().String())
 	}
+	if s.tlsL != nil {
+		plainPort := ""
+		if s.telnetL != nil {
+			_, plainPort, _ = net.SplitHostPort(s.telnetL.Addr().String())
+		}
+		s.wg.Add(1)
+		go func() {
+			defer s.wg.Done()
+			if err := s.gate.ServeTelnetTLS(s.tlsL, s.tlsCfg, plainPort); err != nil {
+				lg.Error("server: TLS listener stopped", "err", err)
+			}
+		}()
+		lg.Info("server: telnet over TLS listening", "addr", s.tlsL.Addr().String())
+	}
 	if s.httpL != nil {
 		s.httpS = &http.Server{Handler: s.adminMux(), ReadHeaderTimeout: 5 * time.Second}
 		s.wg.Add(1)
@@ -156,6 +187,9 @@ func (s *Server) abort() {
 	if s.telnetL != nil {
 		s.telnetL.Close()
 	}
+	if s.tlsL != nil {
+		s.tlsL.Close()
+	}
 	if s.httpL != nil {
 		s.httpL.Close()
 	}
@@ -170,6 +204,14 @@ func (s *Server) TelnetAddr() string {
 		return ""
 	}
 	return s.telnetL.Addr().String()
+}
+
+// TLSAddr is where telnet over TLS listens, "" if off.
+func (s *Server) TLSAddr() string {
+	if s.tlsL == nil {
+		return ""
+	}
+	return s.tlsL.Addr().String()
 }
 
 // HTTPAddr is where the admin endpoint listens, "" if off.

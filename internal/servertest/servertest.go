@@ -6,6 +6,7 @@ package servertest
 import (
 	"bytes"
 	"context"
+	"crypto/tls"
 	"fmt"
 	"log/slog"
 	"net"
@@ -115,6 +116,17 @@ func Dial(t testing.TB, addr string, agree ...byte) *Client {
 	c, err := net.DialTimeout("tcp", addr, 5*time.Second)
 	if err != nil {
 		t.Fatalf("dial %s: %v", addr, err)
+	}
+	return Wrap(t, c, agree...)
+}
+
+// DialTLS connects a client over TLS, trusting any certificate (the
+// server's is self-signed in tests).
+func DialTLS(t testing.TB, addr string, agree ...byte) *Client {
+	t.Helper()
+	c, err := tls.DialWithDialer(&net.Dialer{Timeout: 5 * time.Second}, "tcp", addr, &tls.Config{InsecureSkipVerify: true})
+	if err != nil {
+		t.Fatalf("dial TLS %s: %v", addr, err)
 	}
 	return Wrap(t, c, agree...)
 }

@@ -19,6 +19,15 @@ import (
 type Config struct {
 	// MaxConnections caps open connections of all kinds.
 	MaxConnections int `toml:"max_connections"`
+	// MaxConnsPerIP caps open connections from one address.
+	MaxConnsPerIP int `toml:"max_conns_per_ip"`
+	// MaxLoginFailures is how many recent failed logins from one address
+	// make it wait before connecting again (they are forgiven by half
+	// every five minutes).
+	MaxLoginFailures int `toml:"max_login_failures"`
+	// LimitLoopback applies the per-address limits to 127.0.0.1 too.
+	// Off by default: behind a proxy every player is 127.0.0.1.
+	LimitLoopback bool `toml:"limit_loopback"`
 	// MaxLine is the longest input line in bytes; longer lines are refused.
 	MaxLine int `toml:"max_line"`
 	// MaxSubneg is the longest telnet subnegotiation in bytes.
@@ -47,7 +56,8 @@ type Config struct {
 // DefaultConfig is the configuration used where config.toml is silent.
 func DefaultConfig() Config {
 	return Config{
-		MaxConnections: 20000, MaxLine: 4096, MaxSubneg: 8192,
+		MaxConnections: 20000, MaxConnsPerIP: 32, MaxLoginFailures: 30,
+		MaxLine: 4096, MaxSubneg: 8192,
 		LoginTimeoutSecs: 120, WriteTimeoutSecs: 30, OutputLimitKiB: 512,
 		LinesPerSec: 20, LinesBurst: 60,
 		ArgonMemoryKiB: 19456, ArgonTime: 2, HashConcurrency: 2,
@@ -64,6 +74,8 @@ func (c Config) Validate() error {
 	}
 	for _, r := range []rng{
 		{"gate.max_connections", c.MaxConnections, 1, 1000000},
+		{"gate.max_conns_per_ip", c.MaxConnsPerIP, 1, 1000000},
+		{"gate.max_login_failures", c.MaxLoginFailures, 1, 1000000},
 		{"gate.max_line", c.MaxLine, 80, 65536},
 		{"gate.max_subneg", c.MaxSubneg, 64, 1 << 20},
 		{"gate.login_timeout_secs", c.LoginTimeoutSecs, 5, 3600},
@@ -97,7 +109,11 @@ type Gate struct {
 
 	nextID    atomic.Uint64
 	conns     atomic.Int64 // open connections
+	byIP      perIP
+	ipFails   throttle // failed logins by address
+	nameFails throttle // failed logins by account
 	overflows atomic.Uint64
+	refusedIP atomic.Uint64 // connections refused by per-address limits
 	stopping  atomic.Bool
 
 	mu        sync.Mutex
@@ -162,14 +178,25 @@ func (g *Gate) ServeTelnet(l net.Listener) error {
 }
 
 // admit decides whether a new connection from addr may open, and counts it
-// if so. It returns the line to send before closing a refused one.
+// if so (run releases it). It returns the line to send before closing a
+// refused one.
 func (g *Gate) admit(addr net.Addr) string {
 	if g.stopping.Load() {
 		return "The world is shutting down. Please come back in a moment."
 	}
+	key := g.ipKey(addr)
+	if g.ipFails.count(key) >= float64(g.cfg.MaxLoginFailures) {
+		g.refusedIP.Add(1)
+		return "Too many failed logins from your address; please try again in a few minutes."
+	}
 	if n := g.conns.Add(1); n > int64(g.cfg.MaxConnections) {
 		g.conns.Add(-1)
 		return "The world is full right now; please try again later."
+	}
+	if !g.byIP.add(key, g.cfg.MaxConnsPerIP) {
+		g.conns.Add(-1)
+		g.refusedIP.Add(1)
+		return "Too many connections from your address; please close one and try again."
 	}
 	return ""
 }
@@ -179,6 +206,7 @@ func (g *Gate) admit(addr net.Addr) string {
 // session has ended. The caller has admitted the connection.
 func (g *Gate) run(remote net.Addr, mk func(*Session) conn, pre *preAuth) {
 	s := newSession(g, g.nextID.Add(1))
+	s.remote = remote
 	s.c = mk(s)
 	g.mu.Lock()
 	g.sessions[s.id] = s
@@ -190,6 +218,7 @@ func (g *Gate) run(remote net.Addr, mk func(*Session) conn, pre *preAuth) {
 	}()
 	defer func() {
 		g.conns.Add(-1)
+		g.byIP.done(g.ipKey(remote))
 		g.mu.Lock()
 		delete(g.sessions, s.id)
 		g.mu.Unlock()

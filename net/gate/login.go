@@ -298,6 +298,10 @@ func (s *Session) authenticate(acct *store.Account) error {
 		if err != nil {
 			return err
 		}
+		ipKey, nameKey := s.g.ipKey(s.remoteAddr()), strings.ToLower(acct.Name)
+		if d := delayFor(max(s.g.ipFails.count(ipKey), s.g.nameFails.count(nameKey))); d > 0 {
+			time.Sleep(d) // throttled: answer later, the same for every account
+		}
 		ok, err := s.g.check(pw, acct.Hash)
 		if err != nil {
 			s.g.log.Error("gate: stored hash unreadable", "name", acct.Name, "err", err)
@@ -305,10 +309,13 @@ func (s *Session) authenticate(acct *store.Account) error {
 			return errLoginOver
 		}
 		if ok {
+			s.g.nameFails.forgive(nameKey)
 			s.touchLogin(acct.Name)
 			return nil
 		}
-		time.Sleep(time.Duration(bad+1) * 500 * time.Millisecond)
+		s.g.ipFails.fail(ipKey)
+		s.g.nameFails.fail(nameKey)
+		time.Sleep(500 * time.Millisecond)
 		s.Write([]byte("Wrong password.\n"), false)
 	}
 	s.g.log.Info("gate: too many wrong passwords", "name", acct.Name, "remote", s.c.remote())

@@ -24,11 +24,12 @@ import (
 // lines into the zone) and the writer (the only goroutine that writes the
 // socket). Zones call Write, GMCP and Close from theirs.
 type Session struct {
-	id   uint64 // immutable
-	g    *Gate  // immutable
-	c    conn   // immutable
-	out  *outQueue
-	name atomic.Pointer[string] // atomic: set once logged in
+	id     uint64   // immutable
+	g      *Gate    // immutable
+	c      conn     // immutable
+	remote net.Addr // immutable
+	out    *outQueue
+	name   atomic.Pointer[string] // atomic: set once logged in
 
 	zone atomic.Pointer[zone.Zone] // atomic: where input goes
 
@@ -54,6 +55,8 @@ func newSession(g *Gate, id uint64) *Session {
 	s.colorSet.Store(-1)
 	return s
 }
+
+func (s *Session) remoteAddr() net.Addr { return s.remote }
 
 // ID is unique among this process's sessions.
 func (s *Session) ID() uint64 { return s.id }
@@ -155,12 +158,33 @@ func (s *Session) wantsGMCP(pkg string) bool {
 	}
 }
 
+// Client describes the client for the zone.
+func (s *Session) Client() zone.ClientInfo {
+	inf := s.c.info()
+	return zone.ClientInfo{
+		Name: inf.name, Transport: s.c.kind(), Color: int(s.colorLevel()), Reported: int(inf.color),
+		ScreenReader: inf.screenReader, UTF8: inf.utf8,
+	}
+}
+
+// SetColor overrides the client's colour level; -1 restores it.
+func (s *Session) SetColor(level int) {
+	if level < -1 || level > int(content.ColorTrue) {
+		return
+	}
+	s.colorSet.Store(int32(level))
+}
+
 // colorLevel is the colour level output is rendered at.
 func (s *Session) colorLevel() content.ColorLevel {
 	if v := s.colorSet.Load(); v >= 0 {
 		return content.ColorLevel(v)
 	}
-	return s.c.info().color
+	inf := s.c.info()
+	if inf.screenReader {
+		return content.ColorNone // a screen reader reads escape codes aloud
+	}
+	return inf.color
 }
 
 // writer is the session's writer goroutine: the only code that writes the

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"io"
 	"net"
+	"strings"
 	"time"
 
 	"zonemud/store"
@@ -75,11 +76,18 @@ func (g *Gate) CheckPassword(name, password string, remote net.Addr) bool {
 	if err != nil {
 		return false
 	}
+	ipKey, nameKey := g.ipKey(remote), strings.ToLower(a.Name)
+	if d := delayFor(max(g.ipFails.count(ipKey), g.nameFails.count(nameKey))); d > 0 {
+		time.Sleep(d)
+	}
 	ok, err := g.check(password, a.Hash)
 	if err != nil || !ok {
+		g.ipFails.fail(ipKey)
+		g.nameFails.fail(nameKey)
 		time.Sleep(500 * time.Millisecond)
 		return false
 	}
+	g.nameFails.forgive(nameKey)
 	return true
 }
 

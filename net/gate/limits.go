@@ -1,0 +1,165 @@
+package gate
+
+import (
+	"net"
+	"sync"
+	"time"
+)
+
+// Abuse limits: connections per address, and a login throttle per address
+// and per account whose delay grows with each failure and decays with
+// time. They cost the same whether or not an account exists, so they tell a
+// stranger nothing the login dialogue does not.
+
+// maxTracked bounds the throttle's memory whatever an attacker sends.
+const maxTracked = 100000
+
+// ipKey is the address a limit counts under. Loopback is exempt unless the
+// admin says otherwise: a proxy in front (or the load tool) makes every
+// player look like 127.0.0.1.
+func (g *Gate) ipKey(addr net.Addr) string {
+	var ip net.IP
+	switch a := addr.(type) {
+	case *net.TCPAddr:
+		ip = a.IP
+	default:
+		host, _, err := net.SplitHostPort(addr.String())
+		if err != nil {
+			return addr.String()
+		}
+		ip = net.ParseIP(host)
+	}
+	if ip == nil {
+		return addr.String()
+	}
+	if ip.IsLoopback() && !g.cfg.LimitLoopback {
+		return ""
+	}
+	return ip.String()
+}
+
+// perIP counts open connections by address.
+type perIP struct {
+	mu sync.Mutex
+	n  map[string]int // guarded by mu
+}
+
+func (p *perIP) add(key string, limit int) bool {
+	if key == "" {
+		return true
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.n == nil {
+		p.n = map[string]int{}
+	}
+	if p.n[key] >= limit {
+		return false
+	}
+	p.n[key]++
+	return true
+}
+
+func (p *perIP) done(key string) {
+	if key == "" {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.n[key] <= 1 {
+		delete(p.n, key)
+	} else {
+		p.n[key]--
+	}
+}
+
+// throttle remembers login failures by key (an address or an account).
+type throttle struct {
+	mu sync.Mutex
+	m  map[string]*strikes // guarded by mu
+}
+
+type strikes struct {
+	n    float64
+	last time.Time
+}
+
+// halfLife is how fast failures are forgiven.
+const halfLife = 5 * time.Minute
+
+func (t *throttle) decayed(s *strikes, now time.Time) float64 {
+	age := now.Sub(s.last)
+	n := s.n
+	for age >= halfLife && n > 0.01 {
+		n /= 2
+		age -= halfLife
+	}
+	return n
+}
+
+// count is the failures still held against key.
+func (t *throttle) count(key string) float64 {
+	if key == "" {
+		return 0
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	s := t.m[key]
+	if s == nil {
+		return 0
+	}
+	return t.decayed(s, time.Now())
+}
+
+// fail records a failure against key.
+func (t *throttle) fail(key string) {
+	if key == "" {
+		return
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	now := time.Now()
+	if t.m == nil {
+		t.m = map[string]*strikes{}
+	}
+	if len(t.m) >= maxTracked {
+		for k, s := range t.m {
+			if t.decayed(s, now) < 1 {
+				delete(t.m, k)
+			}
+		}
+		if len(t.m) >= maxTracked {
+			return // memory stays bounded; the per-address cap still holds
+		}
+	}
+	s := t.m[key]
+	if s == nil {
+		s = &strikes{}
+		t.m[key] = s
+	}
+	s.n = t.decayed(s, now) + 1
+	s.last = now
+}
+
+// forgive clears key after a good login.
+func (t *throttle) forgive(key string) {
+	if key == "" {
+		return
+	}
+	t.mu.Lock()
+	delete(t.m, key)
+	t.mu.Unlock()
+}
+
+// delayFor is how long to wait before answering a password attempt: nothing
+// for the first few failures, then doubling, up to 8 seconds.
+func delayFor(n float64) time.Duration {
+	if n < 3 {
+		return 0
+	}
+	d := 250 * time.Millisecond
+	for i := 3.0; i < n && d < 8*time.Second; i++ {
+		d *= 2
+	}
+	return min(d, 8*time.Second)
+}

@@ -1,0 +1,95 @@
+package gate
+
+import (
+	"bufio"
+	"crypto/tls"
+	"errors"
+	"net"
+	"os"
+	"time"
+
+	"zonemud/net/telnet"
+)
+
+// ServeTelnetTLS accepts telnet over TLS on l. A client that speaks plain
+// telnet to this port gets one line saying so, instead of a TLS error it
+// cannot read.
+func (g *Gate) ServeTelnetTLS(l net.Listener, cfg *tls.Config, plainPort string) error {
+	g.mu.Lock()
+	g.listeners = append(g.listeners, l)
+	g.mu.Unlock()
+	var backoff time.Duration
+	for {
+		raw, err := l.Accept()
+		if err != nil {
+			if g.stopping.Load() || errors.Is(err, net.ErrClosed) {
+				return nil
+			}
+			backoff = min(max(2*backoff, 5*time.Millisecond), time.Second)
+			g.log.Warn("gate: TLS accept failed; retrying", "err", err, "after", backoff)
+			time.Sleep(backoff)
+			continue
+		}
+		backoff = 0
+		if why := g.admit(raw.RemoteAddr()); why != "" {
+			_ = raw.Close()
+			continue
+		}
+		g.wg.Add(1)
+		go func() {
+			defer g.wg.Done()
+			c, ok := g.startTLS(raw, cfg, plainPort)
+			if !ok {
+				g.conns.Add(-1)
+				g.byIP.done(g.ipKey(raw.RemoteAddr()))
+				return
+			}
+			tc := telnet.Config{
+				MaxLine: g.cfg.MaxLine, MaxSubneg: g.cfg.MaxSubneg,
+				OfferNAWS: true, OfferTTYPE: true, OfferCharset: true, OfferEOR: true,
+				OfferGMCP: true, OfferMSSP: true, OfferMCCP2: true,
+			}
+			g.run(raw.RemoteAddr(), func(s *Session) conn { return newTelnetConn(c, tc, s.raw) }, nil)
+		}()
+	}
+}
+
+// startTLS looks at the first byte: a TLS client speaks first, with a
+// handshake record (0x16). Anything else, or silence for two seconds (a
+// plain telnet client waits for the server), is a plain client on the
+// wrong port.
+func (g *Gate) startTLS(raw net.Conn, cfg *tls.Config, plainPort string) (net.Conn, bool) {
+	_ = raw.SetDeadline(time.Now().Add(2 * time.Second))
+	br := bufio.NewReaderSize(raw, 16)
+	first, err := br.Peek(1)
+	if err != nil && !os.IsTimeout(err) {
+		_ = raw.Close()
+		return nil, false
+	}
+	_ = raw.SetDeadline(time.Now().Add(10 * time.Second))
+	if err != nil || first[0] != 0x16 {
+		msg := "This port speaks telnet over TLS. Use a client with TLS turned on"
+		if plainPort != "" {
+			msg += ", or plain telnet on port " + plainPort
+		}
+		_, _ = raw.Write([]byte(msg + ".\r\n"))
+		_ = raw.Close()
+		return nil, false
+	}
+	tc := tls.Server(&peeked{Conn: raw, r: br}, cfg)
+	if err := tc.Handshake(); err != nil {
+		g.log.Debug("gate: TLS handshake failed", "remote", raw.RemoteAddr().String(), "err", err)
+		_ = raw.Close()
+		return nil, false
+	}
+	_ = raw.SetDeadline(time.Time{})
+	return tc, true
+}
+
+// peeked is a conn whose first bytes were read into a buffer.
+type peeked struct {
+	net.Conn
+	r *bufio.Reader
+}
+
+func (p *peeked) Read(b []byte) (int, error) { return p.r.Read(b) }

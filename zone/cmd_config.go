@@ -1,0 +1,147 @@
+package zone
+
+import (
+	"fmt"
+	"strings"
+
+	"zonemud/world/content"
+)
+
+// Player settings: colour, screen reader, brief rooms, vitals in the
+// prompt, SSH keys.
+
+const colorUsage = `color [off | 16 | 256 | truecolor | auto]
+  Show or set how much colour you get. auto uses what your client reported.`
+
+// cmdColor shows or sets the colour level.
+func (z *Zone) cmdColor(c *Char, args string) {
+	s := c.pl.sess
+	arg := strings.ToLower(strings.TrimSpace(args))
+	switch arg {
+	case "":
+		inf := s.Client()
+		how := "from your client"
+		if c.pl.settings.Color != "" {
+			how = "set by you"
+		}
+		z.sendLine(c, fmt.Sprintf("Colour: %s (%s; your client reported %s). Try: color {R}256{x}, color off, color auto.",
+			content.ColorLevel(inf.Color), how, content.ColorLevel(inf.Reported)))
+		return
+	case "auto", "default":
+		c.pl.settings.Color = ""
+		s.SetColor(-1)
+		z.dirty(c)
+		z.sendLine(c, "Colour now follows what your client reported.")
+		return
+	}
+	lvl, ok := content.ParseColorLevel(arg)
+	if !ok {
+		z.sendLine(c, colorUsage)
+		return
+	}
+	c.pl.settings.Color = lvl.String()
+	s.SetColor(int(lvl))
+	z.dirty(c)
+	z.sendLine(c, "Colour set to "+lvl.String()+".")
+}
+
+// applySettings makes a session show what the player chose.
+func (z *Zone) applySettings(c *Char) {
+	s := c.pl.sess
+	if s == nil {
+		return
+	}
+	switch {
+	case c.pl.settings.ScreenReader:
+		s.SetColor(int(content.ColorNone))
+	case c.pl.settings.Color != "":
+		if lvl, ok := content.ParseColorLevel(c.pl.settings.Color); ok {
+			s.SetColor(int(lvl))
+		}
+	default:
+		s.SetColor(-1)
+	}
+}
+
+// screenReader reports whether c's output should suit a screen reader: no
+// art, no colour, no meaning carried by colour or layout alone.
+func (z *Zone) screenReader(c *Char) bool {
+	if c.pl == nil {
+		return false
+	}
+	if c.pl.settings.ScreenReader {
+		return true
+	}
+	return c.pl.sess != nil && c.pl.sess.Client().ScreenReader
+}
+
+// cmdScreenReader switches screen-reader mode.
+func (z *Zone) cmdScreenReader(c *Char, args string) {
+	switch strings.ToLower(strings.TrimSpace(args)) {
+	case "on", "":
+		if strings.TrimSpace(args) == "" && c.pl.settings.ScreenReader {
+			c.pl.settings.ScreenReader = false
+		} else {
+			c.pl.settings.ScreenReader = true
+		}
+	case "off":
+		c.pl.settings.ScreenReader = false
+	default:
+		z.sendLine(c, "screenreader [on | off]")
+		return
+	}
+	z.dirty(c)
+	z.applySettings(c)
+	if c.pl.settings.ScreenReader {
+		z.sendLine(c, "Screen reader mode is on: no colour, plain lists, no decorations.")
+	} else {
+		z.sendLine(c, "Screen reader mode is off.")
+	}
+}
+
+// cmdBrief toggles room descriptions on arrival.
+func (z *Zone) cmdBrief(c *Char, args string) {
+	c.pl.settings.Brief = !c.pl.settings.Brief
+	z.dirty(c)
+	if c.pl.settings.Brief {
+		z.sendLine(c, "Brief mode on: rooms show their name, exits and who is there. look shows the rest.")
+	} else {
+		z.sendLine(c, "Brief mode off.")
+	}
+}
+
+// cmdVitals toggles vitals in the prompt.
+func (z *Zone) cmdVitals(c *Char, args string) {
+	c.pl.settings.Vitals = !c.pl.settings.Vitals
+	z.dirty(c)
+	if c.pl.settings.Vitals {
+		z.sendLine(c, "Your prompt shows your hit points, mana and moves.")
+	} else {
+		z.sendLine(c, "Your prompt is plain again.")
+	}
+}
+
+const sshkeyUsage = `sshkey add <key> | sshkey list | sshkey remove <number>
+  Register the public key from your id_ed25519.pub (or id_rsa.pub) file, and
+  log in with ssh Name@host -p 4022 without a password.`
+
+// cmdSSHKey manages the account's SSH keys; the store work happens off the
+// zone goroutine and the answer comes back as a notice.
+func (z *Zone) cmdSSHKey(c *Char, args string) {
+	op, rest := firstWord(args)
+	op = strings.ToLower(op)
+	switch op {
+	case "add", "list", "remove":
+	default:
+		z.sendLine(c, sshkeyUsage)
+		return
+	}
+	if op == "add" && len(rest) > 16<<10 {
+		z.sendLine(c, "That is far too long to be a public key.")
+		return
+	}
+	name := c.name
+	z.shard.SSHKeys(name, op, rest, func(reply string) {
+		z.send(noticeMsg{to: name, text: content.EscapeMarkup(reply)})
+	})
+}
