@@ -37,10 +37,11 @@ type Character struct {
 	Moves int `json:"moves"`
 	Gold  int `json:"gold"`
 
-	Items    []Item    `json:"items,omitempty"`
-	Affects  []Affect  `json:"affects,omitempty"`
-	Settings Settings  `json:"settings"`
-	Place    Placement `json:"-"` // kept in its own bucket
+	Items    []Item         `json:"items,omitempty"`
+	Affects  []Affect       `json:"affects,omitempty"`
+	Settings Settings       `json:"settings"`
+	Attrs    map[string]int `json:"attrs,omitempty"`
+	Place    Placement      `json:"-"` // kept in its own bucket
 }
 
 // Item is an owned item and its contents.

@@ -17,6 +17,7 @@ func toStore(r *zone.CharRecord) *store.Character {
 		Items:    toStoreItems(r.Items),
 		Settings: store.Settings(r.Settings),
 		Place:    placement(r),
+		Attrs:    r.Attrs,
 	}
 	for _, a := range r.Affects {
 		c.Affects = append(c.Affects, store.Affect(a))
@@ -52,6 +53,7 @@ func fromStore(c *store.Character) *zone.CharRecord {
 		Level: c.Level, Exp: c.Exp, HP: c.HP, Mana: c.Mana, Moves: c.Moves, Gold: c.Gold,
 		Items:    fromStoreItems(c.Items),
 		Settings: zone.Settings(c.Settings),
+		Attrs:    c.Attrs,
 		Zone:     c.Place.Zone, Room: c.Place.Room,
 		AnchorZone: c.Place.AnchorZone, AnchorRoom: c.Place.AnchorRoom,
 	}

@@ -199,3 +199,22 @@ func BenchmarkCheckpointSnapshot(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkPulse_Fights is one pulse of a zone with 200 fighting pairs and
+// 1,000 other mobs under an affect that ticks: combat rounds every tenth
+// pulse, affect and regeneration pulses every pulse.
+func BenchmarkPulse_Fights(b *testing.B) {
+	zone.SetOwnerCheck(false)
+	defer zone.SetOwnerCheck(true)
+	_, z := benchWorld(b)
+	z.FightPairsForTest("emberfall:mob:rat", "emberfall:room:cellar", 200)
+	z.AffectMobsForTest("emberfall:mob:rat", "emberfall:room:old_adit", 1000)
+	for i := 0; i < 20; i++ {
+		z.TickForTest()
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		z.TickForTest()
+	}
+}

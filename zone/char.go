@@ -15,6 +15,7 @@ type rid uint64
 // Zone goroutine only.
 type Char struct {
 	rid  rid
+	home *Zone  // the zone whose indexes hold it; nil once it has left or died
 	name string // a player's name; a mob's short description
 	pl   *Player
 	mob  *content.Mob
@@ -27,6 +28,21 @@ type Char struct {
 	mana, maxM int
 	mv, maxMv  int
 	gold       int
+
+	// Game state (combat.go, affect.go, stats.go).
+	attrs     []int // base attributes, by game attribute index (players)
+	st        stats // derived numbers, recomputed by recalc
+	pos       position
+	fighting  *Char
+	hunting   *Char // a stalker's prey that fled
+	affects   []*affect
+	cooldown  map[string]uint64 // ability -> pulse it is ready again
+	lagUntil  uint64            // pulse before which the character cannot act
+	protected uint64            // pulse before which nobody may attack it
+	acc       [3]int            // regeneration carried between pulses (hp, mana, moves), in 1/40ths
+	regen     [3]int            // regeneration per ten seconds standing, from recalc
+	ticker    pulseHandle       // per-character pulse: affects, regeneration, lag
+	lastHit   string            // who last hurt it, for death messages
 
 	reset   *content.Reset // the reset that spawned this mob
 	wander  pulseHandle
@@ -67,10 +83,36 @@ type Player struct {
 	ver, savedVer uint64
 	// lastVitals is what Char.Vitals last told the client.
 	lastVitals gmcpVitals
+	// pending holds lines typed while lagged, run as the lag ends.
+	pending []string
 }
 
+// handOver moves everything c is into a new Char for another zone to own,
+// and leaves c an empty shell that has left: its carried items now point at
+// the new value. The caller has already taken c out of its indexes.
+func (c *Char) handOver() *Char {
+	nc := new(Char)
+	*nc = *c
+	nc.home, nc.room = nil, nil
+	nc.ticker, nc.wander = pulseHandle{}, pulseHandle{}
+	nc.fighting, nc.hunting = nil, nil
+	for _, it := range nc.carried() {
+		it.carrier = nc
+	}
+	*c = Char{rid: c.rid, name: c.name}
+	return nc
+}
+
+// maxPending caps the lines held while a character is lagged.
+const maxPending = 20
+
 // stateWord names what the character is doing, for GMCP Char.Status.
-func (c *Char) stateWord() string { return "standing" }
+func (c *Char) stateWord() string {
+	if c.fighting != nil {
+		return "fighting"
+	}
+	return c.pos.String()
+}
 
 // isPlayer reports whether c is a player's character.
 func (c *Char) isPlayer() bool { return c.pl != nil }
@@ -106,9 +148,9 @@ func (c *Char) long() string {
 // built and given rids by the caller through adoptItems.
 func (z *Zone) newPlayerChar(rec *CharRecord) *Char {
 	c := &Char{
-		name: rec.Name, level: max(rec.Level, 1), exp: rec.Exp,
-		hp: rec.HP, mana: rec.Mana, mv: rec.Moves, gold: rec.Gold,
-		created: rec.Created,
+		name: rec.Name, level: min(max(rec.Level, 1), z.set.Game.MaxLevel), exp: max(rec.Exp, 0),
+		hp: rec.HP, mana: rec.Mana, mv: rec.Moves, gold: max(rec.Gold, 0),
+		created: rec.Created, attrs: z.attrsFromRecord(rec.Attrs),
 		pl: &Player{
 			title: rec.Title, admin: rec.Admin, settings: rec.Settings,
 			commands: rec.Commands, played: rec.Played,
@@ -116,16 +158,6 @@ func (z *Zone) newPlayerChar(rec *CharRecord) *Char {
 			epoch: rec.Epoch, arrival: rec.Arrival,
 			lastInput: time.Now(), arrived: time.Now(),
 		},
-	}
-	z.setMaxima(c)
-	if c.hp <= 0 || c.hp > c.maxHP {
-		c.hp = c.maxHP
-	}
-	if c.mana <= 0 || c.mana > c.maxM {
-		c.mana = c.maxM
-	}
-	if c.mv <= 0 || c.mv > c.maxMv {
-		c.mv = c.maxMv
 	}
 	c.eq = make([]*Item, len(z.set.Game.Slots))
 	for _, ir := range rec.Items {
@@ -143,17 +175,22 @@ func (z *Zone) newPlayerChar(rec *CharRecord) *Char {
 		it.carrier = c
 		c.inv = append(c.inv, it)
 	}
-	return c
-}
-
-// setMaxima derives a character's maximum vitals from its level.
-func (z *Zone) setMaxima(c *Char) {
-	if c.mob != nil {
-		return
+	for _, ar := range rec.Affects {
+		if a := z.set.Game.Affects[ar.Name]; a != nil && ar.Pulses > 0 {
+			c.affects = append(c.affects, &affect{a: a, left: min(ar.Pulses, a.Pulses*max(1, a.MaxStacks)), stacks: min(max(ar.Stacks, 1), a.MaxStacks)})
+		}
 	}
-	c.maxHP = 20 + 10*c.level
-	c.maxM = 10 + 5*c.level
-	c.maxMv = 100 + 5*c.level
+	z.recalc(c)
+	if rec.HP <= 0 || c.hp > c.maxHP {
+		c.hp = c.maxHP
+	}
+	if rec.Mana <= 0 || c.mana > c.maxM {
+		c.mana = c.maxM
+	}
+	if rec.Moves <= 0 || c.mv > c.maxMv {
+		c.mv = c.maxMv
+	}
+	return c
 }
 
 // record writes c's durable state into a record.
@@ -165,6 +202,10 @@ func (z *Zone) record(c *Char) *CharRecord {
 		Level: c.level, Exp: c.exp, HP: c.hp, Mana: c.mana, Moves: c.mv, Gold: c.gold,
 		Settings: p.settings, Epoch: p.epoch, Arrival: p.arrival,
 		AnchorZone: p.anchorZone, AnchorRoom: p.anchorRoom,
+		Attrs: z.attrsRecord(c),
+	}
+	for _, a := range c.affects {
+		rec.Affects = append(rec.Affects, AffectRecord{Name: a.a.Name, Pulses: a.left, Stacks: a.stacks})
 	}
 	if c.room != nil {
 		rec.Room = c.room.proto.Ref

@@ -46,6 +46,7 @@ func init() {
 // cmdTable is every command but the directions.
 var cmdTable = []command{
 	{name: "look", fn: (*Zone).cmdLook, usage: lookUsage},
+	{name: "kill", fn: (*Zone).cmdKill, usage: killUsage},
 	{name: "get", fn: (*Zone).cmdGet, usage: getUsage},
 	{name: "inventory", fn: (*Zone).cmdInventory, usage: "inventory\n  List what you carry (i for short)."},
 	{name: "say", fn: (*Zone).cmdSay, usage: "say <text>\n  Speak to everyone in the room. ' is short for say: 'hello"},
@@ -67,7 +68,29 @@ var cmdTable = []command{
 	{name: "brief", fn: (*Zone).cmdBrief, usage: "brief\n  Turn room descriptions on arrival off or on again."},
 	{name: "vitals", fn: (*Zone).cmdVitals, usage: "vitals\n  Show your hit points, mana and moves in the prompt, or stop."},
 	{name: "sshkey", fn: (*Zone).cmdSSHKey, usage: sshkeyUsage},
+	{name: "flee", fn: (*Zone).cmdFlee, usage: "flee\n  Run from a fight through a random way out. It may fail."},
+	{name: "assist", fn: (*Zone).cmdAssist, usage: "assist <friend>\n  Join a friend's fight."},
+	{name: "consider", fn: (*Zone).cmdConsider, usage: "consider <target>\n  Judge how a fight with someone would go."},
+	{name: "wear", fn: (*Zone).cmdWear, usage: wearUsage},
+	{name: "wield", fn: (*Zone).cmdWield, usage: "wield <weapon>\n  Take a weapon in hand."},
+	{name: "hold", fn: (*Zone).cmdHold, usage: "hold <item>\n  Hold something: a light, a torch, a trinket."},
+	{name: "remove", fn: (*Zone).cmdRemove, usage: "remove <item> | remove all\n  Stop wearing or holding something."},
+	{name: "equipment", fn: (*Zone).cmdEquipment, usage: "equipment\n  List what you wear and hold."},
+	{name: "put", fn: (*Zone).cmdPut, usage: "put <item> in <container>\n  Put something into a bag, a chest or a box."},
+	{name: "open", fn: (*Zone).cmdOpen, usage: "open <door or container>\n  Open a door (by name or direction) or a container."},
+	{name: "close", fn: (*Zone).cmdClose, usage: "close <door or container>\n  Close a door or a container."},
+	{name: "lock", fn: (*Zone).cmdLock, usage: "lock <door or container>\n  Lock it, if you carry the key."},
+	{name: "unlock", fn: (*Zone).cmdUnlock, usage: "unlock <door or container>\n  Unlock it, if you carry the key."},
+	{name: "rest", fn: (*Zone).cmdRest, usage: "rest\n  Sit and rest: you recover faster. stand to get up."},
+	{name: "sit", fn: (*Zone).cmdSit, usage: "sit\n  Sit down."},
+	{name: "stand", fn: (*Zone).cmdStand, usage: "stand\n  Stand up."},
+	{name: "sleep", fn: (*Zone).cmdSleep, usage: "sleep\n  Sleep: you recover fastest, but see nothing. wake to wake."},
+	{name: "wake", fn: (*Zone).cmdWake, usage: "wake\n  Wake up."},
+	{name: "affects", fn: (*Zone).cmdAffects, usage: "affects\n  List what affects you, and for how long."},
+	{name: "abilities", fn: (*Zone).cmdAbilities, usage: "abilities\n  List your abilities. Use one by name: strike rat, heal, bless aria."},
+	{name: "pvp", fn: (*Zone).cmdPvP, usage: "pvp\n  Agree, or stop agreeing, to fights with other players who agree too."},
 	{name: "quit", fn: (*Zone).cmdQuit, exact: true, usage: "quit\n  Leave the world. Your character is saved where it stands."},
+	{name: "advance", fn: (*Zone).cmdAdvance, exact: true, admin: true, usage: "advance <player> <level>\n  Set a player's level (in this zone). (admin)"},
 	{name: "backup", fn: (*Zone).cmdBackup, exact: true, admin: true, usage: "backup\n  Write a consistent copy of the database into the data folder's backups\n  folder while everyone plays on. (admin)"},
 }
 
@@ -88,9 +111,20 @@ func (z *Zone) interpret(c *Char, line string) {
 	}
 	word, args := firstWord(line)
 	word = strings.ToLower(word)
+	if z.scriptCommand(c, word, args) {
+		return
+	}
 	cmd := lookupCommand(word, c.pl != nil && c.pl.admin)
 	if cmd == nil {
+		if ab := z.lookupAbility(word); ab != nil {
+			z.cmdAbility(c, ab, args)
+			return
+		}
 		z.sendLine(c, "Huh? (Type commands for a list, or help.)")
+		return
+	}
+	if c.pos == posSleeping && !sleepOK[cmd.name] {
+		z.sendLine(c, "In your dreams, or what?")
 		return
 	}
 	if cmd.exact && word != cmd.name {
@@ -98,6 +132,31 @@ func (z *Zone) interpret(c *Char, line string) {
 		return
 	}
 	cmd.fn(z, c, args)
+}
+
+// sleepOK are the commands a sleeping character may use.
+var sleepOK = map[string]bool{
+	"wake": true, "stand": true, "quit": true, "score": true, "inventory": true, "equipment": true,
+	"who": true, "help": true, "commands": true, "affects": true, "time": true, "color": true,
+	"colour": true, "screenreader": true, "brief": true, "vitals": true, "sshkey": true, "tell": true,
+	"reply": true, "abilities": true, "look": true, "sleep": true, "rest": true, "sit": true,
+}
+
+// lookupAbility finds an ability by its name or an unambiguous start of it.
+func (z *Zone) lookupAbility(word string) *content.Ability {
+	if ab := z.set.Game.Ability(word); ab != nil {
+		return ab
+	}
+	var found *content.Ability
+	for _, ab := range z.set.Game.Abilities {
+		if len(word) >= 2 && strings.HasPrefix(ab.Name, word) {
+			if found != nil {
+				return nil
+			}
+			found = ab
+		}
+	}
+	return found
 }
 
 // lookupCommand finds the command a typed word names: an exact name first,

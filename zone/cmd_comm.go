@@ -10,7 +10,7 @@ import (
 // actor's name and $s its possessive. Player text in format must already be
 // escaped.
 func (z *Zone) act(room *Room, skip, actor *Char, format string) {
-	if room == nil {
+	if room == nil || room.nplayers == 0 {
 		return
 	}
 	var text string

@@ -27,6 +27,14 @@ func (z *Zone) cmdLook(c *Char, args string) {
 	if rest, ok := strings.CutPrefix(args, "at "); ok {
 		args = strings.TrimSpace(rest)
 	}
+	if rest, ok := strings.CutPrefix(args, "in "); ok {
+		z.lookIn(c, rest)
+		return
+	}
+	if !z.lit(c) {
+		z.sendLine(c, "It is too dark to see that.")
+		return
+	}
 	if d, ok := content.ParseDir(strings.ToLower(args)); ok {
 		z.lookDir(c, d)
 		return
@@ -43,6 +51,15 @@ func (z *Zone) showRoom(c *Char) {
 	width := 80
 	if c.pl.sess != nil {
 		width = c.pl.sess.Width()
+	}
+	if c.pos == posSleeping {
+		z.sendLine(c, "You are asleep, dreaming of warm fires.")
+		return
+	}
+	if !z.lit(c) {
+		z.sendLine(c, "It is pitch black. You can see nothing; you need a light.\n"+z.exitsLine(r))
+		z.gmcpRoom(c)
+		return
 	}
 	var b strings.Builder
 	b.WriteString("{C}")
@@ -266,6 +283,9 @@ func (z *Zone) describeItem(c *Char, it *Item) {
 		desc = "You see nothing special about " + it.short() + "."
 	}
 	z.sendLine(c, wrap(desc, z.width(c)))
+	if it.proto.Type == content.ItemContainer || it.proto.Type == content.ItemCorpse {
+		z.lookIn(c, "1."+it.keywords()[0])
+	}
 }
 
 // equipmentLines lists what o wears, slot by slot.
@@ -427,7 +447,13 @@ func (z *Zone) cmdScore(c *Char, args string) {
 	}
 	fmt.Fprintf(&b, ", level %d.\n", c.level)
 	fmt.Fprintf(&b, "Hit points %d/%d, mana %d/%d, moves %d/%d.\n", c.hp, c.maxHP, c.mana, c.maxM, c.mv, c.maxMv)
-	fmt.Fprintf(&b, "You have %d experience and carry %d gold.\n", c.exp, c.gold)
+	fmt.Fprintf(&b, "Experience %d of %d to the next level; you carry %d gold.\n", c.exp, z.expToLevel(c), c.gold)
+	b.WriteString(z.scoreLines(c) + "\n")
+	state := "You are " + c.pos.String()
+	if c.fighting != nil {
+		state += ", fighting " + c.fighting.short()
+	}
+	b.WriteString(state + ".\n")
 	played := time.Duration(c.pl.played)*time.Second + time.Since(c.pl.arrived)
 	fmt.Fprintf(&b, "You have played for %s.", played.Round(time.Minute))
 	z.sendLine(c, b.String())

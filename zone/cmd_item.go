@@ -101,6 +101,10 @@ func (z *Zone) getFrom(c *Char, spec targetSpec, from string) {
 		z.sendLine(c, capFirst(cont.short())+" is closed.")
 		return
 	}
+	if cont.owner != "" && cont.owner != c.name && z.pulses.now < cont.ownerUntil {
+		z.sendLine(c, capFirst(cont.short())+" is not yours to loot; it belongs to "+cont.owner+" for now.")
+		return
+	}
 	items := pickItems(spec, cont.contents)
 	if len(items) == 0 {
 		z.sendLine(c, "There is nothing like that in "+cont.short()+".")

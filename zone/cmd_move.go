@@ -20,6 +20,22 @@ func (z *Zone) cmdMove(c *Char, d content.Dir) {
 		z.sendLine(c, capFirst(ex.Door.Short)+" is closed.")
 		return
 	}
+	if a := c.prevented("move"); a != nil {
+		z.sendLine(c, "You cannot move: "+a.a.Show+"!")
+		return
+	}
+	switch {
+	case c.fighting != nil:
+		z.sendLine(c, "You cannot leave while fighting! Flee first.")
+		return
+	case c.pos == posSleeping:
+		z.sendLine(c, "You are asleep; wake first.")
+		return
+	}
+	if c.pos != posStanding {
+		c.pos = posStanding
+		z.sendLine(c, "You stand up.")
+	}
 	z.move(c, d)
 }
 
@@ -32,9 +48,12 @@ func (z *Zone) move(c *Char, d content.Dir) bool {
 	if dest := z.localRoom(to); dest != nil {
 		z.act(from, c, c, "$n leaves "+d.String()+".")
 		from.removeChar(c)
+		z.fireRoom(from, "on_leave", c, d.String())
 		z.act(dest, nil, c, "$n arrives from "+arrivalFrom(d)+".")
 		dest.addChar(c)
 		z.showRoom(c)
+		z.arrived(c, dest)
+		z.stalk(from, c, d)
 		return true
 	}
 	target := z.shard.Zone(parseRef(to).zone)
@@ -46,8 +65,56 @@ func (z *Zone) move(c *Char, d content.Dir) bool {
 		return false // mobs stay in their zone
 	}
 	z.act(from, c, c, "$n leaves "+d.String()+".")
+	z.fireRoom(from, "on_leave", c, d.String())
 	z.transferOut(c, target, to, arrivalFrom(d))
 	return true
+}
+
+// arrived runs what happens when c has come into room: aggressive mobs
+// notice a player, an aggressive mob notices the players there, and the
+// room's and mobs' scripts hear of it.
+func (z *Zone) arrived(c *Char, room *Room) {
+	if c.pl != nil {
+		z.aggro(room, c)
+	} else if c.mob.Flags.Has(content.MobAggressive) {
+		for _, o := range room.people {
+			if o.pl != nil {
+				z.aggro(room, o)
+			}
+		}
+	}
+	z.fireArrival(room, c)
+}
+
+// stalk sends stalker mobs after prey that left their room: a stalker that
+// was fighting the one who left, or hunting them after a flee, follows a
+// moment later, within its zone.
+func (z *Zone) stalk(from *Room, prey *Char, d content.Dir) {
+	if prey.pl == nil {
+		return
+	}
+	for _, m := range from.people {
+		if m.mob == nil || !m.mob.Flags.Has(content.MobStalker) || (m.hunting != prey && m.fighting != prey) {
+			continue
+		}
+		m := m
+		m.hunting = prey
+		z.pulses.after(2, func() {
+			if !z.holds(m) || m.room != from || m.fighting != nil || !from.exitOpen(d) {
+				return
+			}
+			dest := z.localRoom(from.proto.Exits[d].To)
+			if dest == nil || !z.holds(prey) || prey.room != dest {
+				return
+			}
+			z.move(m, d)
+			if ok, _ := z.canHarm(m, prey); ok && m.room == prey.room {
+				z.sendLine(prey, "{R}"+capFirst(m.short())+" follows you and attacks!{x}")
+				z.startFight(m, prey)
+				z.prompt(prey)
+			}
+		})
+	}
 }
 
 // arrivalFrom names where someone who walked d arrives from: walking north
@@ -72,13 +139,21 @@ func (z *Zone) transferOut(c *Char, dest *Zone, room, from string) {
 		c.room.removeChar(c)
 	}
 	s := c.pl.sess
+	c.ticker.cancel() // timers belong to this zone; the next zone starts its own
+	c.fighting, c.hunting = nil, nil
+	z.stopFighting(c)
 	rec := z.record(c)
 	rec.Room = room // saved where it is going, so a crash now restores it there
 	rec.Zone = dest.id
 	z.forget(c)
-	c.pl.sess = s // forget drops the link; the session travels with the character
 	z.checkpoint([]*CharRecord{rec})
-	m := transferMsg{ch: c, room: room, from: from, via: "walk"}
+	// The character travels as a new value; the old one stays behind,
+	// emptied, for whatever in this zone still points at it (a timer, a
+	// fight): those see a character that has gone, and never touch what
+	// the other zone now owns.
+	nc := c.handOver()
+	nc.pl.sess = s // forget dropped the link; the session travels with the character
+	m := transferMsg{ch: nc, room: room, from: from, via: "walk"}
 	z.shard.Moving(c.name, dest, func() {
 		dest.send(m)
 		if s != nil {
@@ -137,9 +212,15 @@ func (z *Zone) handleTransfer(m transferMsg) {
 			c.pl.sess = nil
 			z.goLinkDead(c)
 		}
+		z.recalc(c)
+		if len(c.affects) > 0 || c.hp < c.maxHP || c.mana < c.maxM || c.mv < c.maxMv || len(c.pl.pending) > 0 {
+			c.ticker = pulseHandle{}
+			z.wake(c)
+		}
 		z.showRoom(c)
 		z.prompt(c)
 		z.afterArrival(c)
+		z.arrived(c, room)
 	}
 }
 
@@ -148,6 +229,7 @@ func (z *Zone) handleTransfer(m transferMsg) {
 func (z *Zone) adopt(c *Char) {
 	c.rid = z.newRID()
 	z.chars[c.rid] = c
+	c.home = z
 	for _, it := range c.carried() {
 		z.adoptItem(it)
 	}

@@ -1,6 +1,10 @@
 package zone
 
-import "time"
+import (
+	"time"
+
+	"zonemud/world/content"
+)
 
 // Test-only bridges into the package. Tests in package zone_test (which may
 // import the world and the gate) reach internals through these names.
@@ -96,5 +100,95 @@ func (z *Zone) CheckpointInterval() uint64 {
 func (z *Zone) DirtyAllForTest() {
 	for _, c := range z.players {
 		z.dirty(c)
+	}
+}
+
+// ApplyAffectForTest puts a game-data affect on a held player.
+func (z *Zone) ApplyAffectForTest(name, affect string) bool {
+	return z.applyAffect(z.players[name], z.set.Game.Affects[affect], nil)
+}
+
+// AffectState reports a player's stacks and pulses left of an affect.
+func (z *Zone) AffectState(name, affect string) (stacks, left int, ok bool) {
+	for _, a := range z.players[name].affects {
+		if a.a.Name == affect {
+			return a.stacks, a.left, true
+		}
+	}
+	return 0, 0, false
+}
+
+// Stats reports a player's hitroll, armour and hit points.
+func (z *Zone) StatsForTest(name string) (hitroll, armor, hp, maxHP int) {
+	c := z.players[name]
+	return c.st.hitroll, c.st.armor, c.hp, c.maxHP
+}
+
+// CountMobs counts live mobs of a prototype.
+func (z *Zone) CountMobs(proto string) int {
+	n := 0
+	for _, c := range z.chars {
+		if c.mob != nil && c.mob.Ref == proto {
+			n++
+		}
+	}
+	return n
+}
+
+// PurgeMobs removes every mob of a prototype, as if they died.
+func (z *Zone) PurgeMobs(proto string) {
+	for _, c := range z.chars {
+		if c.mob != nil && c.mob.Ref == proto {
+			z.extractChar(c)
+		}
+	}
+}
+
+// ResetForTest runs the zone's resets now.
+func (z *Zone) ResetForTest() { z.resetZone(false) }
+
+// RoomItems counts items of a prototype lying in a room.
+func (z *Zone) RoomItems(room, proto string) int {
+	n := 0
+	for _, it := range z.rooms[room].items {
+		if proto == "" || it.proto.Ref == proto {
+			n++
+		}
+	}
+	return n
+}
+
+// DoorState is a room's door in a direction: "", "open", "closed" or
+// "locked".
+func (z *Zone) DoorState(room, dir string) string {
+	d, _ := content.ParseDir(dir)
+	return [...]string{"", "open", "closed", "locked"}[z.rooms[room].doors[d]]
+}
+
+// SetDoorForTest sets a door.
+func (z *Zone) SetDoorForTest(room, dir, state string) {
+	d, _ := content.ParseDir(dir)
+	z.setDoor(z.rooms[room], d, state)
+}
+
+// FightPairsForTest spawns 2n copies of a mob in a room, makes them nearly
+// unkillable, and pairs them off fighting each other.
+func (z *Zone) FightPairsForTest(mob, room string, n int) {
+	p, r := z.set.Mobs[mob], z.rooms[room]
+	for i := 0; i < n; i++ {
+		a, b := z.spawnMob(p, r), z.spawnMob(p, r)
+		a.hp, a.maxHP, b.hp, b.maxHP = 1<<40, 1<<40, 1<<40, 1<<40
+		z.startFight(a, b)
+	}
+}
+
+// AffectMobsForTest spawns n mobs carrying a long affect that ticks.
+func (z *Zone) AffectMobsForTest(mob, room string, n int) {
+	p, r := z.set.Mobs[mob], z.rooms[room]
+	long := &content.Affect{Name: "bench", Pulses: 1 << 30, TickEvery: 4, TickHeal: content.Dice{B: 1}, Stacking: content.StackRefresh, MaxStacks: 1, Show: "bench"}
+	for i := 0; i < n; i++ {
+		m := z.spawnMob(p, r)
+		m.hp = m.maxHP - 1
+		z.applyAffect(m, long, nil)
 	}
 }

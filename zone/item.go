@@ -15,6 +15,9 @@ type Item struct {
 	contents []*Item
 	closed   bool
 	locked   bool
+	// owner may loot this corpse until the pulse ownerUntil; others wait.
+	owner      string
+	ownerUntil uint64
 }
 
 func (it *Item) short() string      { return it.proto.Short }

@@ -33,6 +33,9 @@ type CharRecord struct {
 	Items    []ItemRecord
 	Affects  []AffectRecord
 	Settings Settings
+	// Attrs are the character's base attributes by name (gear and affects
+	// are not included).
+	Attrs map[string]int
 
 	// Epoch is the owner epoch of the login that holds the character; the
 	// store refuses a save from an older epoch. Arrival counts the
@@ -74,6 +77,12 @@ func (r *CharRecord) Clone() *CharRecord {
 	c := *r
 	c.Items = cloneItems(r.Items)
 	c.Affects = append([]AffectRecord(nil), r.Affects...)
+	if r.Attrs != nil {
+		c.Attrs = make(map[string]int, len(r.Attrs))
+		for k, v := range r.Attrs {
+			c.Attrs[k] = v
+		}
+	}
 	return &c
 }
 

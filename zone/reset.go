@@ -43,6 +43,7 @@ func (z *Zone) resetMob(rs *content.Reset, room *Room) {
 				it := z.newItem(ip)
 				z.itemToChar(it, m)
 				z.wearItem(m, it)
+				z.recalc(m)
 			}
 		}
 		for _, ref := range rs.Give {
@@ -119,7 +120,10 @@ func (z *Zone) spawnMob(p *content.Mob, room *Room) *Char {
 		eq: make([]*Item, len(z.set.Game.Slots)),
 	}
 	z.chars[m.rid] = m
+	m.home = z
+	z.recalc(m)
 	room.addChar(m)
+	z.attachScript(m)
 	if p.Flags.Has(content.MobWander) {
 		every := uint64(p.WanderEvery)
 		m.wander = z.pulses.every(every, func() { z.wander(m) })
@@ -152,7 +156,7 @@ func (z *Zone) wearItem(c *Char, it *Item) bool {
 // wander moves a wandering mob through a random open exit that stays in
 // its zone and does not lead into a nomob room.
 func (z *Zone) wander(m *Char) {
-	if m.room == nil || z.chars[m.rid] != m {
+	if m.room == nil || !z.holds(m) {
 		m.wander.cancel()
 		return
 	}

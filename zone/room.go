@@ -12,6 +12,9 @@ type Room struct {
 	// objVer counts changes to the persistent items lying here; objSaved
 	// is the count the last queued checkpoint carried.
 	objVer, objSaved uint64
+	// nplayers counts the players in people, so messages for a room with
+	// no one to read them are never built.
+	nplayers int
 }
 
 type doorState uint8
@@ -47,6 +50,9 @@ func (r *Room) ref() string { return r.proto.Ref }
 func (r *Room) addChar(c *Char) {
 	r.people = append(r.people, c)
 	c.room = r
+	if c.pl != nil {
+		r.nplayers++
+	}
 }
 
 func (r *Room) removeChar(c *Char) {
@@ -55,6 +61,9 @@ func (r *Room) removeChar(c *Char) {
 			copy(r.people[i:], r.people[i+1:])
 			r.people[len(r.people)-1] = nil
 			r.people = r.people[:len(r.people)-1]
+			if c.pl != nil {
+				r.nplayers--
+			}
 			break
 		}
 	}
@@ -62,15 +71,7 @@ func (r *Room) removeChar(c *Char) {
 }
 
 // players counts the players in the room.
-func (r *Room) players() int {
-	n := 0
-	for _, c := range r.people {
-		if c.pl != nil {
-			n++
-		}
-	}
-	return n
-}
+func (r *Room) players() int { return r.nplayers }
 
 // exitOpen reports whether one can pass d: an exit with no door or an open
 // one.

@@ -40,6 +40,7 @@ func (z *Zone) handleArrive(m arriveMsg) {
 	c := z.newPlayerChar(m.rec)
 	c.rid = z.newRID()
 	z.chars[c.rid] = c
+	c.home = z
 	for _, it := range c.carried() {
 		z.adoptTree(it)
 	}
@@ -66,7 +67,11 @@ func (z *Zone) handleArrive(m arriveMsg) {
 	if note != "" {
 		z.sendLine(c, note)
 	}
+	if len(c.affects) > 0 || c.hp < c.maxHP || c.mana < c.maxM || c.mv < c.maxMv {
+		z.wake(c)
+	}
 	z.afterArrival(c)
+	z.arrived(c, room)
 }
 
 // adoptTree gives an item tree rids already made by itemFromRecord a home
@@ -200,6 +205,17 @@ func (z *Zone) handleInput(m inputMsg) {
 	p.atPrompt = false
 	p.commands++
 	z.dirty(c)
+	if z.pulses.now < c.lagUntil || len(c.pl.pending) > 0 {
+		// Still recovering from an ability: the line waits its turn.
+		if len(c.pl.pending) < maxPending {
+			c.pl.pending = append(c.pl.pending, m.line)
+		} else {
+			z.sendLine(c, "You are still recovering; slow down.")
+			z.prompt(c)
+		}
+		z.wake(c)
+		return
+	}
 	z.interpret(c, m.line)
 	if z.bySess[m.sess.ID()] == c {
 		z.prompt(c) // unless the command took c out of this zone
@@ -225,6 +241,8 @@ func (z *Zone) handBack(c *Char, why string) {
 	if c.room != nil {
 		c.room.removeChar(c)
 	}
+	z.stopFighting(c)
+	c.ticker.cancel()
 	z.forget(c)
 	z.checkpoint([]*CharRecord{rec})
 	// The batch now belongs to the saver; the shard gets its own copy.
@@ -235,6 +253,7 @@ func (z *Zone) handBack(c *Char, why string) {
 // cancels its timers, without building a record.
 func (z *Zone) forget(c *Char) {
 	delete(z.chars, c.rid)
+	c.home = nil
 	for _, it := range c.carried() {
 		z.forgetItem(it)
 	}

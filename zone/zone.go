@@ -91,6 +91,11 @@ type Zone struct {
 	msgSeq    uint64
 	handling  msg                     // the message being handled, for fault reports
 	objects   map[string][]ItemRecord // placed at boot, then dropped
+	fighters  []*Char                 // characters in a fight, in the order they joined
+	combat    pulseHandle             // the combat driver, while anyone fights
+	corpses   map[*content.Mob]*content.Item
+	cv        charVars // reused by vars and combatVars: formulas allocate nothing
+	roundBuf  []*Char  // scratch for combatRound
 
 	// Read from any goroutine.
 	roster       atomic.Pointer[[]RosterEntry] // atomic: written by the zone
@@ -279,7 +284,6 @@ func (z *Zone) Run(ctx context.Context) {
 	var wake *time.Timer
 	var wakeC <-chan time.Time
 	var dormantAt time.Time
-	lastTick := time.Now()
 	wakeUp := func() {
 		if !z.dormant {
 			return
@@ -294,7 +298,6 @@ func (z *Zone) Run(ctx context.Context) {
 		z.pulses.catchUp(z.pulses.now+missed, func() { z.tasks.runDue(z.pulses.now, z.fireTask) })
 		z.pulseNo.Store(z.pulses.now)
 		ticker.Reset(PulseInterval)
-		lastTick = time.Now()
 	}
 	for {
 		select {
@@ -308,11 +311,13 @@ func (z *Zone) Run(ctx context.Context) {
 		case <-z.mail.signal:
 			wakeUp()
 			z.drainMail()
-		case now := <-ticker.C:
-			if late := now.Sub(lastTick) - PulseInterval; late > 0 && int64(late) > z.lateMax.Load() {
+		case fired := <-ticker.C:
+			// Lateness is how long the tick waited for the zone: the
+			// ticker stamps when it fired, and a zone busy with messages
+			// takes it later.
+			if late := time.Since(fired); int64(late) > z.lateMax.Load() {
 				z.lateMax.Store(int64(late))
 			}
-			lastTick = now
 			z.tick()
 			if z.cfg.Dormant && z.canSleep() {
 				next := z.nextDue()
@@ -581,3 +586,7 @@ func HasItemID(z *Zone, id uint64) bool {
 	}
 	return false
 }
+
+// holds reports whether c is a live character of this zone: not dead, not
+// departed, not another zone's.
+func (z *Zone) holds(c *Char) bool { return c != nil && c.home == z }

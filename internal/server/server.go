@@ -287,6 +287,18 @@ func (s *Server) metrics(w http.ResponseWriter, r *http.Request) {
 	for _, z := range s.world.Zones() {
 		fmt.Fprintf(w, "zonemud_zone_population{zone=%q} %d\n", z.Template(), z.Population())
 	}
+	fmt.Fprintf(w, "# HELP zonemud_zone_pulse_lateness_seconds Worst pulse lateness per zone since the last scrape.\n# TYPE zonemud_zone_pulse_lateness_seconds gauge\n")
+	for _, z := range s.world.Zones() {
+		fmt.Fprintf(w, "zonemud_zone_pulse_lateness_seconds{zone=%q} %g\n", z.Template(), z.PulseLateness().Seconds())
+	}
+	fmt.Fprintf(w, "# HELP zonemud_zone_dormant Whether the zone has stopped ticking (nobody there, nothing due).\n# TYPE zonemud_zone_dormant gauge\n")
+	for _, z := range s.world.Zones() {
+		d := 0
+		if z.Dormant() {
+			d = 1
+		}
+		fmt.Fprintf(w, "zonemud_zone_dormant{zone=%q} %d\n", z.Template(), d)
+	}
 	fmt.Fprintf(w, "# HELP zonemud_store_commits_total Committed store transactions.\n# TYPE zonemud_store_commits_total counter\nzonemud_store_commits_total %d\n", s.db.Commits())
 	fmt.Fprintf(w, "# HELP zonemud_store_refused_total Saves refused (stale epoch or ledger conflict).\n# TYPE zonemud_store_refused_total counter\nzonemud_store_refused_total %d\n", s.db.Refused())
 	fmt.Fprintf(w, "# HELP zonemud_store_bytes Database file size.\n# TYPE zonemud_store_bytes gauge\nzonemud_store_bytes %d\n", s.db.Size())

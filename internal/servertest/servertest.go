@@ -394,3 +394,31 @@ func (c *Client) DoExpect(cmd, want string) string {
 	c.Send(cmd)
 	return c.Expect(want)
 }
+
+// CopyAreas copies the repository's areas into a temp dir, passing each
+// file through edit (which may return it unchanged), and returns the dir:
+// for tests that need, say, a short reset time.
+func CopyAreas(t testing.TB, edit func(name string, data []byte) []byte) string {
+	t.Helper()
+	src := filepath.Join(Root(), "areas")
+	dst := t.TempDir()
+	err := filepath.WalkDir(src, func(p string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, p)
+		target := filepath.Join(dst, rel)
+		if d.IsDir() {
+			return os.MkdirAll(target, 0o755)
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(target, edit(rel, data), 0o644)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dst
+}

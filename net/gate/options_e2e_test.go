@@ -45,7 +45,8 @@ func TestOptions_PromptMarks(t *testing.T) {
 	srv := servertest.Start(t, nil)
 	e := servertest.Dial(t, srv.TelnetAddr(), optEOR)
 	e.Create("Eorfan", "eor-pass")
-	if !bytes.Contains(e.Raw(), []byte{'>', ' ', iac, eorCmd}) {
+	e.DoExpect("look", "Exits:")
+	if !waitRaw(e, []byte{'>', ' ', iac, eorCmd}) {
 		t.Fatal("no IAC EOR after the prompt for a client that agreed to EOR")
 	}
 	if bytes.Contains(e.Raw(), []byte{'>', ' ', iac, ga}) {
@@ -53,10 +54,26 @@ func TestOptions_PromptMarks(t *testing.T) {
 	}
 	p := servertest.Dial(t, srv.TelnetAddr())
 	p.Create("Plainer", "plain-pass")
-	if !bytes.Contains(p.Raw(), []byte{'>', ' ', iac, ga}) {
+	if !waitRaw(p, []byte{'>', ' ', iac, ga}) {
 		t.Fatal("no IAC GA after the prompt for a client that refused everything")
 	}
 }
+
+// waitRaw waits up to two seconds for bytes to appear in what a client
+// read: the bytes after a prompt may come in a later read than the prompt.
+func waitRaw(c *servertest.Client, want []byte) bool {
+	deadline := time.Now().Add(2 * time.Second)
+	for time.Now().Before(deadline) {
+		if bytes.Contains(c.Raw(), want) {
+			return true
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	return false
+}
+
+// rawCount counts occurrences of want in what a client read.
+func rawCount(c *servertest.Client, want []byte) int { return bytes.Count(c.Raw(), want) }
 
 // NAWS: the width the client reports is the width text is wrapped to.
 func TestOptions_NAWSWraps(t *testing.T) {
@@ -95,9 +112,15 @@ func TestOptions_TTYPEColourAndScreenReader(t *testing.T) {
 	} {
 		c := servertest.Dial(t, srv.TelnetAddr(), optTTYPE)
 		c.Expect("name")
-		_ = c.Write(subneg(optTTYPE, 0, "MUDLET"))
-		_ = c.Write(subneg(optTTYPE, 0, tc.term))
-		_ = c.Write(subneg(optTTYPE, 0, fmt.Sprintf("MTTS %d", tc.mtts)))
+		// Answer each SEND as a real client does, in turn.
+		send := []byte{iac, sb, optTTYPE, 1, iac, se}
+		for i, answer := range []string{"MUDLET", tc.term, fmt.Sprintf("MTTS %d", tc.mtts)} {
+			deadline := time.Now().Add(3 * time.Second)
+			for rawCount(c, send) < i+1 && time.Now().Before(deadline) {
+				time.Sleep(5 * time.Millisecond)
+			}
+			_ = c.Write(subneg(optTTYPE, 0, answer))
+		}
 		c.Create(tc.name, "color-pass")
 		c.DoExpect("color", tc.want)
 		if tc.mtts&64 != 0 {
@@ -116,6 +139,9 @@ func TestOptions_Charset(t *testing.T) {
 	srv := servertest.Start(t, nil)
 	u := servertest.Dial(t, srv.TelnetAddr(), optCharset)
 	u.Expect("name")
+	if !waitRaw(u, []byte{iac, sb, optCharset, 1}) { // the server's REQUEST
+		t.Fatal("no CHARSET REQUEST for a client that agreed to CHARSET")
+	}
 	_ = u.Write(subneg(optCharset, 2, "UTF-8")) // ACCEPTED
 	u.Create("Utfy", "utf-pass")
 	a := servertest.Dial(t, srv.TelnetAddr())

@@ -502,6 +502,14 @@ func (l *loader) linkItem(file string, z *Zone, it *Item, s itemSpec) {
 		l.problem(file, key+".armor", "%d is out of range ±1000", s.Armor)
 	}
 	it.Apply = s.Apply
+	for _, stat := range sortedKeys(s.Apply) {
+		if l.set.Game != nil && !l.set.Game.KnownStat(stat) {
+			l.problem(file, key+".apply."+stat, "%q is not an attribute or stat (known: %v)", stat, l.set.Game.StatNames())
+		}
+		if v := s.Apply[stat]; v < -1000 || v > 1000 {
+			l.problem(file, key+".apply."+stat, "%d is out of range ±1000", v)
+		}
+	}
 	it.Capacity = s.Capacity
 	if s.Capacity < 0 || s.Capacity > 1000 {
 		l.problem(file, key+".capacity", "%d is out of range 0 to 1000", s.Capacity)
@@ -617,44 +625,6 @@ func (l *loader) linkReset(file string, z *Zone, i int, s resetSpec) {
 	if ok {
 		z.Resets = append(z.Resets, rs)
 	}
-}
-
-func (l *loader) validateGame() {
-	g := &Game{Name: l.game.World.Name}
-	if g.Name == "" {
-		g.Name = "zonemud"
-	}
-	for i, s := range l.game.Slots {
-		key := fmt.Sprintf("slots[%d]", i)
-		if !ValidName(s.Name) {
-			l.problem(GameFile, key+".name", "%q is not a valid slot name", s.Name)
-			continue
-		}
-		if _, dup := g.Slot(s.Name); dup {
-			l.problem(GameFile, key+".name", "slot %q is declared twice", s.Name)
-			continue
-		}
-		label := s.Label
-		if label == "" {
-			label = "<" + s.Name + ">"
-		}
-		g.Slots = append(g.Slots, Slot{Name: s.Name, Label: label})
-	}
-	l.set.Game = g
-	l.pending = append(l.pending, func() {
-		if ref, ok := l.roomRef(GameFile, "world.start_room", "", l.game.World.StartRoom); ok {
-			g.StartRoom = ref
-			if l.set.Zones[RefZone(ref)] != nil && l.set.Zones[RefZone(ref)].Instanceable {
-				l.problem(GameFile, "world.start_room", "%s is in an instanceable zone", ref)
-			}
-		}
-		g.RecallRoom = g.StartRoom
-		if l.game.World.RecallRoom != "" {
-			if ref, ok := l.roomRef(GameFile, "world.recall_room", "", l.game.World.RecallRoom); ok {
-				g.RecallRoom = ref
-			}
-		}
-	})
 }
 
 func (l *loader) validateHelp() {

@@ -1,0 +1,171 @@
+package server_test
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+	"time"
+
+	"zonemud/internal/servertest"
+)
+
+// gameServer runs the starter world with Emberfall resetting every 3
+// seconds, so repops can be seen, and returns a client of it.
+func gameServer(t *testing.T, admins ...string) (*servertest.Client, string) {
+	t.Helper()
+	cfg := servertest.Config(t)
+	cfg.Server.AreasDir = servertest.CopyAreas(t, func(name string, data []byte) []byte {
+		if name == "emberfall.toml" {
+			return bytes.Replace(data, []byte("reset_secs = 300"), []byte("reset_secs = 3"), 1)
+		}
+		return data
+	})
+	cfg.World.Admins = admins
+	srv := servertest.Start(t, cfg)
+	return servertest.Dial(t, srv.TelnetAddr()), srv.TelnetAddr()
+}
+
+// fightUntil sends cmd and waits until one of the endings shows, within the
+// given number of combat rounds.
+func waitAny(t *testing.T, c *servertest.Client, d time.Duration, wants ...string) string {
+	t.Helper()
+	deadline := time.Now().Add(d)
+	for time.Now().Before(deadline) {
+		s := c.Since()
+		for _, w := range wants {
+			if i := strings.Index(s, w); i >= 0 {
+				c.Skip()
+				return w
+			}
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	t.Fatalf("none of %q within %v; got:\n%s", wants, d, c.Since())
+	return ""
+}
+
+// A new player takes a lantern, kills a rat in the dark cellar within a
+// bounded number of rounds seeing the round messages, loots the corpse,
+// gains experience; walking out of a fight is refused and flee works; the
+// rats come back after the reset time.
+func TestGame_FirstFight(t *testing.T) {
+	p, _ := gameServer(t)
+	p.Create("Rookie", "rookie-pass")
+	p.DoExpect("south", "Banked Fire")
+	p.DoExpect("get lantern", "You get a brass lantern")
+	p.DoExpect("hold lantern", "You hold a brass lantern")
+	p.DoExpect("down", "Inn Cellar")
+	p.Expect("giant rat")
+
+	// Walking out of a fight is refused; flee works (it may take tries).
+	p.DoExpect("kill rat", "You attack a giant rat!")
+	p.DoExpect("up", "Flee first")
+	for i := 0; ; i++ {
+		p.Skip()
+		p.Send("flee")
+		if w := waitAny(t, p, 5*time.Second, "You flee", "could not get away", "is DEAD"); w == "You flee" {
+			break
+		} else if w == "is DEAD" {
+			t.Skip("the rat died before a flee landed; rerun")
+		}
+		if i > 20 {
+			t.Fatal("flee never succeeded in 20 tries")
+		}
+	}
+	p.DoExpect("look", "Exits:")
+	// Back down: kill a rat, counting rounds (one round is 2.5 s).
+	p.Skip()
+	p.Send("down")
+	p.Expect("Inn Cellar")
+	p.Skip()
+	p.Send("kill rat")
+	start := time.Now()
+	fightText := p.ExpectWithin("is DEAD!", 25*2500*time.Millisecond)
+	if !strings.Contains(fightText, "Your punch") {
+		t.Fatalf("no round messages before the kill: %q", fightText)
+	}
+	rounds := int(time.Since(start)/(2500*time.Millisecond)) + 1
+	t.Logf("the rat died after about %d rounds", rounds)
+	p.Expect("experience")
+	p.DoExpect("look in corpse", "corpse")
+	p.DoExpect("score", "Experience 32 of 100")
+
+	// The rats come back with the zone's reset.
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		out := p.DoExpect("look", "Exits:")
+		out += p.Expect("> ")
+		if strings.Count(out, "giant rat scrabbles") >= 3 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the rats did not repop after the reset time: %q", out)
+		}
+		time.Sleep(500 * time.Millisecond)
+	}
+}
+
+// The path from the square to the spider's hollow in the Whisperwood.
+var toSpider = []struct{ cmd, want string }{
+	{"north", "Temple Street"}, {"north", "Before the Temple"}, {"north", "The North Gate"},
+	{"open gate", "You open the north gate"}, {"north", "Edge of the Whisperwood"}, {"north", "The North Path"},
+	{"north", "The Split Oak"}, {"east", "The Thornbrake"}, {"east", "The Wolf Run"},
+}
+
+// An aggressive mob attacks on arrival; a player it kills wakes, whole and
+// protected, in the recall room (the Whisperwood has no start room).
+func TestGame_AggressiveMobAndDeath(t *testing.T) {
+	p, _ := gameServer(t)
+	p.Create("Victim", "victim-pass")
+	for _, step := range toSpider {
+		p.DoExpect(step.cmd, step.want)
+	}
+	p.DoExpect("east", "pitch black")
+	p.ExpectWithin("attacks you!", 5*time.Second)
+	p.ExpectWithin("You have been slain", 90*time.Second)
+	p.Expect("You awaken in")
+	p.Expect("Temple")
+	out := p.DoExpect("score", "Hit points")
+	out += p.Expect("> ")
+	if !strings.Contains(out, "42/42") {
+		t.Fatalf("not at full health after death: %q", out)
+	}
+	p.DoExpect("look", "Temple")
+}
+
+// A root affect stops movement until it expires. Both players agree to
+// player fights; the admin advances to learn entangle.
+func TestGame_RootPreventsMovementUntilItExpires(t *testing.T) {
+	a, addr := gameServer(t, "Druid")
+	a.Create("Druid", "druid-pass")
+	b := servertest.Dial(t, addr)
+	b.Create("Target", "target-pass")
+	a.DoExpect("advance self 3", "Druid is now level 3")
+	a.DoExpect("north", "Temple Street")
+	b.DoExpect("north", "Temple Street")
+	a.DoExpect("pvp", "willing")
+	a.DoExpect("entangle target", "You may only fight players who have agreed")
+	b.DoExpect("pvp", "willing")
+	b.Skip()
+	a.DoExpect("entangle target", "Roots burst")
+	b.Expect("Roots hold your feet fast")
+	b.DoExpect("south", "You cannot move: rooted")
+	b.DoExpect("flee", "You cannot flee: rooted")
+	b.DoExpect("affects", "rooted")
+	b.ExpectWithin("The roots let go of you", 10*time.Second)
+	for i := 0; ; i++ {
+		b.Skip()
+		b.Send("flee")
+		if w := waitAny(t, b, 5*time.Second, "You flee", "could not get away", "not fighting"); w != "could not get away" {
+			break
+		}
+		if i > 20 {
+			t.Fatal("flee never succeeded once the root was gone")
+		}
+	}
+	b.Skip()
+	b.Send("look")
+	if out := b.Expect("Exits:"); strings.Contains(out, "Temple Street") && !strings.Contains(out, "Emberfall Square") && !strings.Contains(out, "Before the Temple") {
+		t.Fatalf("still in Temple Street after the root expired and a flee: %q", out)
+	}
+}
