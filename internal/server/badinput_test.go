@@ -208,3 +208,57 @@ func TestBadInput_ClientThatNeverReads(t *testing.T) {
 	// The sleeper's character is link-dead now, not lost.
 	talker.DoExpect("who", "Sleeper")
 }
+
+// Telnet streams built to hurt: each connection gets a clean refusal or
+// disconnect, and a bystander is answered throughout.
+func TestBadInput_HostileTelnetStreams(t *testing.T) {
+	srv := servertest.Start(t, nil)
+	addr := srv.TelnetAddr()
+	by := servertest.Dial(t, addr)
+	by.Create("Observer", "obs-pass")
+	n := 0
+	alive := func(step string) {
+		t.Helper()
+		n++
+		want := fmt.Sprintf("You say, 'still %d'", n)
+		by.Send(fmt.Sprintf("say still %d", n))
+		if _, ok := by.Try(want, 5*time.Second); !ok {
+			t.Fatalf("after %s the bystander got no answer", step)
+		}
+	}
+	const iac, sb, se = 255, 250, 240
+	every := []byte{}
+	for opt := 0; opt < 256; opt++ {
+		every = append(every, iac, 251, byte(opt), iac, 253, byte(opt))
+	}
+	streams := map[string][]byte{
+		"ends inside IAC SB":     {iac, sb, 31, 0, 80},
+		"nested SB":              {iac, sb, 201, 'a', iac, sb, 201, 'b', iac, se, iac, se},
+		"every option at once":   every,
+		"NAWS 0x0":               {iac, 251, 31, iac, sb, 31, 0, 0, 0, 0, iac, se},
+		"NAWS 65535x65535":       {iac, 251, 31, iac, sb, 31, 255, 255, 255, 255, 255, 255, 255, 255, iac, se},
+		"TTYPE of 10 KB":         append(append([]byte{iac, 251, 24, iac, sb, 24, 0}, bytes.Repeat([]byte("X"), 10<<10)...), iac, se),
+		"GMCP that is not JSON":  append(append([]byte{iac, 253, 201, iac, sb, 201}, "Core.Supports.Set {{{not json"...), iac, se),
+		"lone IAC at the end":    {'l', 'o', 'o', 'k', iac},
+		"IAC IAC in a name line": {'A', iac, iac, 'b', '\r', '\n'},
+	}
+	for name, stream := range streams {
+		c := servertest.Dial(t, addr)
+		c.Expect("name")
+		_ = c.Write(stream)
+		_ = c.Write([]byte("\r\n"))
+		if _, ok := c.Try("name", 3*time.Second); !ok && !c.WaitClosed(3*time.Second) {
+			t.Fatalf("%s: neither a prompt nor a disconnect: %q", name, c.Since())
+		}
+		alive(name)
+		c.Close()
+	}
+	// A client may still log in after a bad start.
+	c := servertest.Dial(t, addr)
+	_ = c.Write([]byte{iac, sb, 24, 1, 2, 3})
+	_ = c.Write([]byte{iac, se})
+	c.Create("Recovered", "recov-pass")
+	if srv.World().Zone("emberfall").Faults() != 0 {
+		t.Fatal("a hostile stream caused a fault")
+	}
+}
