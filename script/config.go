@@ -1,0 +1,99 @@
+package script
+
+import "fmt"
+
+// Config is the [lua] section of config.toml: the limits every VM of the
+// process runs its scripts under.
+type Config struct {
+	// DeadlineMs is the wall-clock budget of one call into Lua (a trigger,
+	// a timer, an entity's chunk), nested triggers included.
+	DeadlineMs int `toml:"deadline_ms"`
+	// CallStackSize bounds Lua call depth (recursion, nested pcall).
+	CallStackSize int `toml:"call_stack_size"`
+	// RegistrySize and RegistryMaxSize are the initial and largest size of
+	// the value stack, in slots.
+	RegistrySize    int `toml:"registry_size"`
+	RegistryMaxSize int `toml:"registry_max_size"`
+	// MaxStringBytes is the largest string a library call or a `..`
+	// concatenation may build.
+	MaxStringBytes int `toml:"max_string_bytes"`
+	// MaxPatternSubject is the largest subject string.find, match, gmatch
+	// and gsub accept.
+	MaxPatternSubject int `toml:"max_pattern_subject"`
+	// MaxTimers is the number of live mud.after timers per VM.
+	MaxTimers int `toml:"max_timers"`
+	// MaxSpawnsPerCall and MaxSpawnsPerZone cap mud.spawn: per call, and
+	// live spawned entities charged to scripts per VM.
+	MaxSpawnsPerCall int `toml:"max_spawns_per_call"`
+	MaxSpawnsPerZone int `toml:"max_spawns_per_zone"`
+	// MaxLogsPerCall caps mud.log and print lines per call.
+	MaxLogsPerCall int `toml:"max_logs_per_call"`
+	// MaxStateBytes caps the estimated size of what one entity's script
+	// keeps between calls: self.state, and separately its globals and the
+	// upvalues of its functions. Checked after each call.
+	MaxStateBytes int `toml:"max_state_bytes"`
+	// BreakerThreshold failures (errors or timeouts) within the last
+	// BreakerWindowCalls calls of a script switch it off.
+	BreakerThreshold   int `toml:"breaker_threshold"`
+	BreakerWindowCalls int `toml:"breaker_window_calls"`
+}
+
+// DefaultConfig returns the limits used when config.toml sets none.
+func DefaultConfig() Config {
+	return Config{
+		DeadlineMs:         5,
+		CallStackSize:      200,
+		RegistrySize:       1024,
+		RegistryMaxSize:    65536,
+		MaxStringBytes:     1 << 20,
+		MaxPatternSubject:  64 << 10,
+		MaxTimers:          256,
+		MaxSpawnsPerCall:   16,
+		MaxSpawnsPerZone:   512,
+		MaxLogsPerCall:     20,
+		MaxStateBytes:      64 << 10,
+		BreakerThreshold:   5,
+		BreakerWindowCalls: 20,
+	}
+}
+
+// Validate reports the first setting out of its range; the error names the
+// config key.
+func (c Config) Validate() error {
+	checks := []struct {
+		key      string
+		v        int
+		min, max int
+	}{
+		// A deadline past a second lets one script stall a zone for
+		// seconds and, through allocation, grow the heap for as long.
+		{"deadline_ms", c.DeadlineMs, 1, 1000},
+		{"call_stack_size", c.CallStackSize, 16, 10000},
+		{"registry_size", c.RegistrySize, 64, 1 << 20},
+		{"registry_max_size", c.RegistryMaxSize, 1024, 1 << 22},
+		{"max_string_bytes", c.MaxStringBytes, 1 << 10, 64 << 20},
+		{"max_pattern_subject", c.MaxPatternSubject, 256, 64 << 20},
+		{"max_timers", c.MaxTimers, 0, 1 << 20},
+		{"max_spawns_per_call", c.MaxSpawnsPerCall, 0, 1 << 10},
+		{"max_spawns_per_zone", c.MaxSpawnsPerZone, 0, 1 << 20},
+		{"max_logs_per_call", c.MaxLogsPerCall, 0, 1 << 10},
+		{"max_state_bytes", c.MaxStateBytes, 1 << 10, 64 << 20},
+		{"breaker_threshold", c.BreakerThreshold, 1, 1 << 10},
+		{"breaker_window_calls", c.BreakerWindowCalls, 1, 1 << 10},
+	}
+	for _, ch := range checks {
+		if ch.v < ch.min || ch.v > ch.max {
+			return fmt.Errorf("lua.%s: must be between %d and %d, got %d", ch.key, ch.min, ch.max, ch.v)
+		}
+	}
+	if c.RegistrySize > c.RegistryMaxSize {
+		return fmt.Errorf("lua.registry_size: %d is above lua.registry_max_size %d", c.RegistrySize, c.RegistryMaxSize)
+	}
+	if c.MaxPatternSubject > c.MaxStringBytes {
+		return fmt.Errorf("lua.max_pattern_subject: %d is above lua.max_string_bytes %d", c.MaxPatternSubject, c.MaxStringBytes)
+	}
+	if c.BreakerThreshold > c.BreakerWindowCalls {
+		return fmt.Errorf("lua.breaker_threshold: %d is above lua.breaker_window_calls %d", c.BreakerThreshold, c.BreakerWindowCalls)
+	}
+	return nil
+}

@@ -1,0 +1,475 @@
+package script
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	lua "github.com/yuin/gopher-lua"
+)
+
+// maxNestedCalls bounds re-entry: a script's act can make the zone fire
+// another trigger at once (a damage that kills fires on_death), which can
+// act again. Each level costs Go stack, so the chain is cut here.
+const maxNestedCalls = 8
+
+// maxReportBytes caps a failure message passed to Host.Report.
+const maxReportBytes = 1024
+
+// VM is one zone's Lua state and the scripts attached to its entities. It
+// is driven only from the zone's goroutine; no method is safe for
+// concurrent use.
+type VM struct {
+	host     Host          // immutable after New
+	cfg      Config        // immutable after New
+	deadline time.Duration // immutable after New
+
+	// Everything below: zone goroutine only.
+	ls         *lua.LState
+	dl         *deadline                // the context of every outermost call
+	builtins   *lua.LTable              // the frozen globals every env falls back to
+	envMeta    *lua.LTable              // metatable of every entity env
+	handleMeta *lua.LTable              // metatable of every handle
+	methods    *lua.LTable              // handle methods by name
+	concat     *lua.LFunction           // the hidden `..`
+	frozen     map[*lua.LTable]struct{} // builtin tables no script may change
+	entities   map[ID]*entity           // attached scripts
+	handles    map[ID]*lua.LUserData    // handle cache, so == is cheap
+	timers     map[int64]*timer         // live mud.after timers
+	nextTimer  int64                    // last timer id issued
+	spawned    map[ID]struct{}          // live entities charged to mud.spawn
+	breakers   map[*Compiled]*breaker   // per compiled script
+	frames     [maxNestedCalls]frame    // calls in progress, innermost last
+	depth      int                      // frames in use
+	sizer      sizer                    // reused by the state check
+	stats      Stats                    // counters; the gauges are filled in by Stats
+	closed     bool
+}
+
+// entity is one attached script: its environment and what it owns.
+type entity struct {
+	id       ID
+	c        *Compiled
+	env      *lua.LTable
+	state    *lua.LTable
+	timers   map[int64]struct{}
+	mem      int  // estimated bytes of its data after its last call
+	attached bool // false once detached; a running call may still hold it
+}
+
+// frame is one call in progress.
+type frame struct {
+	ent    *entity
+	spawns int
+	logs   int
+}
+
+// timer is one pending mud.after.
+type timer struct {
+	owner  *entity
+	fn     *lua.LFunction
+	cancel func()
+}
+
+// Stats is a snapshot of a VM's counters and gauges.
+type Stats struct {
+	Calls      uint64 // calls into Lua
+	Errors     uint64 // calls that raised an error (timeouts excluded)
+	Timeouts   uint64 // calls stopped by their deadline
+	StateOver  uint64 // state checks that found an entity's data over the cap
+	ScriptsOff int    // scripts switched off by their breaker
+	Entities   int    // entities with a script attached
+	Timers     int    // live mud.after timers
+	Spawned    int    // live entities charged to mud.spawn
+	// MemBytes estimates the VM's Lua memory: the scripts' data as
+	// measured after each call (see sizer), plus handles, timers, the
+	// builtins and the value stack at its configured initial size.
+	MemBytes int64
+}
+
+// New returns a VM for one zone. cfg must pass Validate; New panics on an
+// invalid Config, which is a wiring bug.
+func New(h Host, cfg Config) *VM {
+	if err := cfg.Validate(); err != nil {
+		panic("script: New with invalid config: " + err.Error())
+	}
+	vm := &VM{
+		host:     h,
+		cfg:      cfg,
+		deadline: time.Duration(cfg.DeadlineMs) * time.Millisecond,
+		frozen:   make(map[*lua.LTable]struct{}),
+		entities: make(map[ID]*entity),
+		handles:  make(map[ID]*lua.LUserData),
+		timers:   make(map[int64]*timer),
+		spawned:  make(map[ID]struct{}),
+		breakers: make(map[*Compiled]*breaker),
+	}
+	vm.sizer.seen = make(map[any]struct{})
+	vm.sizer.entry = vm.sizer.visit
+	vm.dl = newDeadline()
+	vm.open()
+	return vm
+}
+
+// Close cancels every timer and releases the Lua state. The VM does
+// nothing afterwards.
+func (vm *VM) Close() {
+	if vm.closed {
+		return
+	}
+	for _, t := range vm.timers {
+		if t.cancel != nil {
+			t.cancel()
+		}
+	}
+	vm.timers = map[int64]*timer{}
+	vm.entities = map[ID]*entity{}
+	vm.handles = map[ID]*lua.LUserData{}
+	vm.closed = true
+	vm.dl.stop()
+	vm.ls.Close()
+}
+
+// Attach gives an entity its script: the compiled chunk runs once in a
+// fresh environment of the entity's own, so the trigger functions it
+// defines belong to that entity, with `self` the entity's handle and
+// self.state an empty table. on_spawn then fires if the script defines
+// it. A script already attached to id is detached first (its timers
+// cancelled; a spawn charge stays with the entity). Attach returns
+// ErrSwitchedOff for a script its breaker has switched off, and ErrFailed
+// when the chunk failed (the failure has been reported).
+func (vm *VM) Attach(id ID, c *Compiled) error {
+	if vm.closed {
+		return ErrClosed
+	}
+	if c == nil {
+		return errors.New("script: Attach with a nil script")
+	}
+	if old, ok := vm.entities[id]; ok {
+		vm.detach(old) // a spawned entity keeps its spawn charge
+	}
+	b := vm.breakerFor(c)
+	if b.off {
+		return fmt.Errorf("%w: %s", ErrSwitchedOff, c.key)
+	}
+	b.users++
+	L := vm.ls
+	env := L.NewTable()
+	env.RawSetString("self", vm.handle(id))
+	env.RawSetString("_G", env)
+	env.Metatable = vm.envMeta
+	e := &entity{id: id, c: c, env: env, state: L.NewTable(), attached: true}
+	vm.entities[id] = e
+	chunk := L.NewFunctionFromProto(c.proto)
+	chunk.Env = env
+	if _, ok := vm.call(e, chunk, vm.concat); !ok {
+		vm.detach(e)
+		return fmt.Errorf("%w: %s", ErrFailed, c.key)
+	}
+	if !e.attached { // detached by the state check, or by a nested act
+		return fmt.Errorf("%w: %s", ErrFailed, c.key)
+	}
+	if fn, ok := env.RawGetString("on_spawn").(*lua.LFunction); ok {
+		vm.call(e, fn)
+	}
+	return nil
+}
+
+// Detach drops the entity's script: its environment, its timers and its
+// spawn charge. It is safe to call for an entity with no script, and from
+// inside a call (a script that purges itself).
+func (vm *VM) Detach(id ID) {
+	if e, ok := vm.entities[id]; ok {
+		vm.detach(e)
+	}
+	delete(vm.spawned, id)
+}
+
+func (vm *VM) detach(e *entity) {
+	if !e.attached {
+		return
+	}
+	e.attached = false
+	if vm.entities[e.id] == e {
+		delete(vm.entities, e.id)
+	}
+	for tid := range e.timers {
+		if t, ok := vm.timers[tid]; ok {
+			delete(vm.timers, tid)
+			if t.cancel != nil {
+				t.cancel()
+			}
+		}
+	}
+	e.timers = nil
+	if b, ok := vm.breakers[e.c]; ok && !b.off {
+		b.users--
+		if b.users <= 0 {
+			delete(vm.breakers, e.c)
+		}
+	}
+}
+
+// Forget tells the VM an entity is gone from the zone: its script is
+// detached, its spawn charge released, and every handle to it resolves to
+// nil from now on, even if the same ID names something again.
+func (vm *VM) Forget(id ID) {
+	vm.Detach(id)
+	if ud, ok := vm.handles[id]; ok {
+		if h, ok := ud.Value.(*handle); ok {
+			h.dead = true
+		}
+		delete(vm.handles, id)
+	}
+}
+
+// Has reports whether the entity's script defines trigger and is not
+// switched off.
+func (vm *VM) Has(id ID, trigger string) bool {
+	e, ok := vm.entities[id]
+	if !ok {
+		return false
+	}
+	if _, ok := e.env.RawGetString(trigger).(*lua.LFunction); !ok {
+		return false
+	}
+	b := vm.breakers[e.c]
+	return b == nil || !b.off
+}
+
+// Fire calls a trigger of an entity's script: on_enter(actor),
+// on_leave(actor, dir), on_greet(actor), on_speech(actor, text),
+// on_command(actor, verb, args), on_death(killer), on_tick(). Arguments
+// are IDs (passed as handles), strings, integers, floats or bools. Fire
+// reports whether the call succeeded and returned a true value, which is
+// how on_command says it handled the command. It never panics; a failure
+// is reported through Host.Report.
+func (vm *VM) Fire(id ID, trigger string, args ...any) (handled bool) {
+	if vm.closed {
+		return false
+	}
+	e, ok := vm.entities[id]
+	if !ok {
+		return false
+	}
+	fn, ok := e.env.RawGetString(trigger).(*lua.LFunction)
+	if !ok {
+		return false
+	}
+	var buf [4]lua.LValue
+	largs := buf[:0]
+	for _, a := range args {
+		largs = append(largs, vm.value(a))
+	}
+	ret, ok := vm.call(e, fn, largs...)
+	return ok && lua.LVAsBool(ret)
+}
+
+// value converts a Fire argument to Lua.
+func (vm *VM) value(a any) lua.LValue {
+	switch v := a.(type) {
+	case ID:
+		return vm.handle(v)
+	case string:
+		return lua.LString(v)
+	case int:
+		return lua.LNumber(v)
+	case int64:
+		return lua.LNumber(v)
+	case uint64:
+		return lua.LNumber(v)
+	case float64:
+		return lua.LNumber(v)
+	case bool:
+		return lua.LBool(v)
+	default:
+		return lua.LNil
+	}
+}
+
+// Stats returns the VM's counters and gauges.
+func (vm *VM) Stats() Stats {
+	s := vm.stats
+	s.Entities = len(vm.entities)
+	s.Timers = len(vm.timers)
+	s.Spawned = len(vm.spawned)
+	for _, b := range vm.breakers {
+		if b.off {
+			s.ScriptsOff++
+		}
+	}
+	mem := int64(vm.cfg.RegistrySize)*16 + builtinsBytes
+	for _, e := range vm.entities {
+		mem += int64(e.mem) + entityBytes
+	}
+	mem += int64(len(vm.handles)) * handleBytes
+	mem += int64(len(vm.timers)) * timerBytes
+	s.MemBytes = mem
+	return s
+}
+
+// Fixed costs in the memory estimate, in bytes: the heap growth measured
+// (runtime.MemStats after GC) around creating VMs, handles and timers on
+// gopher-lua v1.1.2, rounded. They only need to be of the right order.
+const (
+	builtinsBytes = 104 << 10 // the Lua state, libraries, proxies, metatables
+	entityBytes   = 1024      // entity struct, the chunk's closure, map entries
+	handleBytes   = 192       // userdata, handle struct, cache entry
+	timerBytes    = 256       // timer struct, map entries, the host's closure
+)
+
+// cur returns the innermost call in progress, or nil.
+func (vm *VM) cur() *frame {
+	if vm.depth == 0 {
+		return nil
+	}
+	return &vm.frames[vm.depth-1]
+}
+
+// call is the one way into Lua. It runs fn as entity e under the call's
+// deadline, protected, restores the value stack, converts a failure into a
+// "file:line: message" report, charges the script's breaker and checks the
+// size of the entity's data afterwards. A nested call (a trigger fired by
+// an act of another script) shares the outer call's deadline.
+func (vm *VM) call(e *entity, fn lua.LValue, args ...lua.LValue) (ret lua.LValue, ok bool) {
+	if vm.closed || !e.attached {
+		return lua.LNil, false
+	}
+	b := vm.breakerFor(e.c)
+	if b.off {
+		return lua.LNil, false
+	}
+	if vm.depth >= maxNestedCalls {
+		vm.failed(e, b, fmt.Sprintf("%s:%d: triggers nested more than %d deep", e.c.file, e.c.lineOffset, maxNestedCalls), true)
+		return lua.LNil, false
+	}
+	L := vm.ls
+	outer := vm.depth == 0
+	if outer {
+		vm.dl.arm(vm.deadline)
+		L.SetContext(vm.dl)
+	}
+	ctx := L.Context()
+	vm.frames[vm.depth] = frame{ent: e}
+	vm.depth++
+	base := L.GetTop()
+	err := vm.pcall(fn, args)
+	timeout := err != nil && ctx.Err() == context.DeadlineExceeded
+	if err == nil {
+		ret = L.Get(-1)
+	}
+	L.SetTop(base)
+	vm.depth--
+	vm.frames[vm.depth] = frame{}
+	if outer {
+		vm.dl.disarm()
+		L.RemoveContext()
+	}
+	vm.stats.Calls++
+	ok = err == nil
+	if err != nil {
+		if timeout {
+			vm.stats.Timeouts++
+		} else {
+			vm.stats.Errors++
+		}
+		// A nested call cut short by the outer call's deadline is not its
+		// own fault; the outer script is charged when it returns.
+		vm.failed(e, b, vm.message(e.c, err, timeout), outer || !timeout)
+	}
+	if vm.checkState(e, b) && ok {
+		b.record(false)
+	}
+	return ret, ok
+}
+
+// pcall runs fn protected. gopher-lua's PCall already turns Lua errors
+// and Go panics inside bindings into an error; the recover here is the
+// last net for a panic in the machinery around it.
+func (vm *VM) pcall(fn lua.LValue, args []lua.LValue) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("internal error: %v", r)
+		}
+	}()
+	return vm.ls.CallByParam(lua.P{Fn: fn, NRet: 1, Protect: true}, args...)
+}
+
+// failed reports a failure of e's script and charges its breaker.
+func (vm *VM) failed(e *entity, b *breaker, msg string, charge bool) {
+	vm.host.Report(e.c.key, msg)
+	if !charge {
+		return
+	}
+	if b.record(true) {
+		vm.host.Report(e.c.key, fmt.Sprintf("%s:%d: script switched off after %d failures in its last %d calls; it runs again once its source is reloaded",
+			e.c.file, e.c.lineOffset, vm.cfg.BreakerThreshold, vm.cfg.BreakerWindowCalls))
+	}
+}
+
+// message turns a call's error into "file:line: message" with the
+// area-file line where the script failed.
+func (vm *VM) message(c *Compiled, err error, timeout bool) string {
+	text := err.Error()
+	trace := ""
+	var ae *lua.ApiError
+	if errors.As(err, &ae) {
+		trace = ae.StackTrace
+		switch obj := ae.Object.(type) {
+		case lua.LString:
+			text = string(obj)
+		case nil:
+		default:
+			text = "error object is a " + obj.Type().String() + " value"
+		}
+	}
+	pos, rest := splitPosition(text, c.file)
+	if pos == "" {
+		pos = tracePosition(trace, c.file)
+	}
+	if pos == "" {
+		pos = c.file + ":" + strconv.Itoa(c.lineOffset)
+	}
+	if timeout {
+		rest = fmt.Sprintf("script timed out (deadline %s)", vm.deadline)
+	}
+	msg := pos + ": " + rest
+	if len(msg) > maxReportBytes {
+		msg = capText(msg, maxReportBytes) + "..."
+	}
+	return msg
+}
+
+// splitPosition splits "file:123: text" into "file:123" and "text".
+func splitPosition(s, file string) (pos, rest string) {
+	if !strings.HasPrefix(s, file+":") {
+		return "", s
+	}
+	i := len(file) + 1
+	j := i
+	for j < len(s) && isDigit(s[j]) {
+		j++
+	}
+	if j == i || j >= len(s) || s[j] != ':' {
+		return "", s
+	}
+	return s[:j], strings.TrimSpace(s[j+1:])
+}
+
+// tracePosition finds the first "file:123:" of the script's own file in a
+// gopher-lua stack traceback.
+func tracePosition(trace, file string) string {
+	for {
+		i := strings.Index(trace, file+":")
+		if i < 0 {
+			return ""
+		}
+		if pos, _ := splitPosition(trace[i:], file); pos != "" {
+			return pos
+		}
+		trace = trace[i+len(file)+1:]
+	}
+}
