@@ -13,6 +13,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"zonemud/script"
 	"zonemud/store"
 	"zonemud/world/content"
 	"zonemud/zone"
@@ -35,6 +36,8 @@ type Config struct {
 	// BackupDir is where the in-game backup command writes; the wiring
 	// sets it inside data_dir.
 	BackupDir string `toml:"-"`
+	// Lua is the [lua] section, set by the wiring.
+	Lua script.Config `toml:"-"`
 }
 
 // DefaultConfig is the configuration used where config.toml is silent.
@@ -65,8 +68,9 @@ type World struct {
 	zones    map[string]*zone.Zone // immutable after New: permanent zones by id
 	zoneList []*zone.Zone          // immutable after New
 
-	res   *residents
-	saver *saver
+	res     *residents
+	saver   *saver
+	scripts zone.Scripts // immutable after New: compiled once, shared by every zone
 
 	epoch    atomic.Uint64 // last owner epoch handed out
 	itemNext atomic.Uint64 // next durable item id
@@ -95,6 +99,11 @@ func New(set *content.Set, db *store.DB, cfg Config, zcfg zone.Config, log *slog
 	}
 	w.epoch.Store(db.Boot() << 32)
 	w.itemNext.Store(db.ItemHigh() + 1)
+	scripts, err := compileScripts(set, cfg.Lua)
+	if err != nil {
+		return nil, err
+	}
+	w.scripts = scripts
 	for _, id := range set.ZoneOrder {
 		zp := set.Zones[id]
 		if zp.Instanceable {
@@ -104,7 +113,7 @@ func New(set *content.Set, db *store.DB, cfg Config, zcfg zone.Config, log *slog
 		if err != nil {
 			return nil, err
 		}
-		z := zone.New(zp, set, w, zcfg, zone.Options{Log: log, Objects: objs})
+		z := zone.New(zp, set, w, zcfg, zone.Options{Log: log, Objects: objs, Scripts: scripts})
 		w.zones[id] = z
 		w.zoneList = append(w.zoneList, z)
 	}
@@ -440,5 +449,5 @@ func (w *World) newInstance(template string) (*zone.Zone, error) {
 	case w.set.Rooms[zp.StartRoom] == nil:
 		return nil, fmt.Errorf("world: zone %q has no start room", template)
 	}
-	return zone.New(zp, w.set, w, w.zoneCfg, zone.Options{ID: zone.NewInstanceID(template), Log: w.log}), nil
+	return zone.New(zp, w.set, w, w.zoneCfg, zone.Options{ID: zone.NewInstanceID(template), Log: w.log, Scripts: w.scripts}), nil
 }

@@ -42,6 +42,7 @@ func (z *Zone) cmdSay(c *Char, args string) {
 	z.sendLine(c, "You say, '{W}"+text+"{x}'")
 	z.act(c.room, c, c, "$n says, '{W}"+text+"{x}'")
 	z.gmcpChannel(c.room, c, "say", text)
+	z.fireSpeech(c, strings.TrimSpace(args))
 }
 
 // cmdEmote shows an action to the room.

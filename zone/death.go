@@ -59,7 +59,6 @@ func (z *Zone) extractChar(c *Char) {
 		z.extractItem(it)
 	}
 	c.ticker.cancel()
-	z.forgetScript(c)
 	z.forget(c)
 }
 

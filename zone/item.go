@@ -28,6 +28,7 @@ func (it *Item) keywords() []string { return it.proto.Keywords }
 func (z *Zone) newItem(p *content.Item) *Item {
 	it := &Item{rid: z.newRID(), id: z.newItemID(), proto: p, slot: -1, closed: p.Closed, locked: p.Locked}
 	z.items[it.rid] = it
+	z.attachItemScript(it)
 	return it
 }
 
@@ -42,6 +43,7 @@ func (z *Zone) itemFromRecord(ir ItemRecord) *Item {
 	}
 	it := &Item{rid: z.newRID(), id: ir.ID, proto: p, slot: -1, closed: ir.Closed, locked: ir.Locked}
 	z.items[it.rid] = it
+	z.attachItemScript(it)
 	for _, cr := range ir.Contents {
 		if sub := z.itemFromRecord(cr); sub != nil {
 			sub.in = it
@@ -132,6 +134,7 @@ func (z *Zone) extractItem(it *Item) {
 // touching containment: for items that leave the zone with their holder.
 func (z *Zone) forgetItem(it *Item) {
 	delete(z.items, it.rid)
+	z.forgetItemScript(it)
 	for _, sub := range it.contents {
 		z.forgetItem(sub)
 	}
@@ -141,6 +144,7 @@ func (z *Zone) forgetItem(it *Item) {
 func (z *Zone) adoptItem(it *Item) {
 	it.rid = z.newRID()
 	z.items[it.rid] = it
+	z.attachItemScript(it)
 	for _, sub := range it.contents {
 		z.adoptItem(sub)
 	}

@@ -1,24 +1,640 @@
 package zone
 
-// Script hooks. The Lua sandbox (package script) is wired in here; until a
-// zone has a VM these do nothing.
+import (
+	"fmt"
+	"strings"
+	"time"
 
-// fire runs a trigger of an entity's script, if it has one.
-func (z *Zone) fire(c *Char, trigger string, args ...any) {}
+	"zonemud/script"
+	"zonemud/world/content"
+)
+
+// Scripts. Each zone owns one Lua VM (package script), made when the zone
+// boots if any of its rooms, mobs or items has a script. Compiled scripts
+// come from the world, compiled once per content set and shared by every
+// zone and instance. The VM reaches the zone only through scriptHost, which
+// resolves every ID against this zone's own maps, so a script can never
+// touch another zone's entities.
+
+// Scripts is what the world hands a zone: compiled scripts by source, and
+// the [lua] configuration.
+type Scripts struct {
+	Compiled map[*content.Script]*script.Compiled
+	Config   script.Config
+}
+
+func roomID(r *Room) script.ID { return script.ID{Kind: script.KindRoom, Ref: r.ref()} }
+func charID(c *Char) script.ID { return script.ID{Kind: script.KindChar, RID: uint64(c.rid)} }
+func itemID(it *Item) script.ID {
+	return script.ID{Kind: script.KindItem, RID: uint64(it.rid)}
+}
+
+// startScripts makes the VM and attaches the rooms' scripts. Mobs and items
+// attach as they spawn.
+func (z *Zone) startScripts() {
+	if z.scripts.Compiled == nil || !z.hasScripts() {
+		return
+	}
+	z.vm = script.New(scriptHost{z}, z.scripts.Config)
+	for _, rp := range z.proto.Rooms {
+		if rp.Script != nil {
+			z.attachTo(roomID(z.rooms[rp.Ref]), rp.Script)
+		}
+	}
+	z.pulses.every(4, z.scriptTick)
+}
+
+// hasScripts reports whether anything in this zone's content has a script.
+func (z *Zone) hasScripts() bool {
+	for _, r := range z.proto.Rooms {
+		if r.Script != nil {
+			return true
+		}
+	}
+	for _, m := range z.proto.Mobs {
+		if m.Script != nil {
+			return true
+		}
+	}
+	for _, it := range z.proto.Items {
+		if it.Script != nil {
+			return true
+		}
+	}
+	return false
+}
+
+func (z *Zone) attachTo(id script.ID, src *content.Script) {
+	c := z.scripts.Compiled[src]
+	if c == nil || z.vm == nil {
+		return
+	}
+	if err := z.vm.Attach(id, c); err == nil && z.vm.Has(id, "on_tick") {
+		z.ticking = append(z.ticking, id)
+	}
+}
+
+// scriptTick fires on_tick, once a second, for entities that define it.
+func (z *Zone) scriptTick() {
+	keep := z.ticking[:0]
+	for _, id := range z.ticking {
+		if z.vm.Has(id, "on_tick") {
+			keep = append(keep, id)
+			z.vm.Fire(id, "on_tick")
+		}
+	}
+	clear(z.ticking[len(keep):])
+	z.ticking = keep
+}
 
 // attachScript gives a new mob its script.
-func (z *Zone) attachScript(c *Char) {}
+func (z *Zone) attachScript(c *Char) {
+	if c.mob != nil && c.mob.Script != nil {
+		z.attachTo(charID(c), c.mob.Script)
+	}
+}
 
-// forgetScript drops an entity's script state when it leaves the zone.
-func (z *Zone) forgetScript(c *Char) {}
+// attachItemScript gives a new item its script.
+func (z *Zone) attachItemScript(it *Item) {
+	if it.proto.Script != nil {
+		z.attachTo(itemID(it), it.proto.Script)
+	}
+}
+
+// forgetScript tells the VM a character is gone from this zone.
+func (z *Zone) forgetScript(c *Char) {
+	if z.vm != nil {
+		z.vm.Forget(charID(c))
+	}
+}
+
+// forgetItemScript tells the VM an item is gone from this zone.
+func (z *Zone) forgetItemScript(it *Item) {
+	if z.vm != nil {
+		z.vm.Forget(itemID(it))
+	}
+}
+
+// fire runs a trigger of a mob's script.
+func (z *Zone) fire(c *Char, trigger string, args ...any) {
+	if z.vm != nil && c != nil && c.mob != nil && c.mob.Script != nil {
+		z.vm.Fire(charID(c), trigger, scriptArgs(args)...)
+	}
+}
 
 // fireRoom runs a room trigger.
-func (z *Zone) fireRoom(r *Room, trigger string, args ...any) {}
+func (z *Zone) fireRoom(r *Room, trigger string, args ...any) {
+	if z.vm != nil && r != nil && r.proto.Script != nil {
+		z.vm.Fire(roomID(r), trigger, scriptArgs(args)...)
+	}
+}
 
-// fireArrival tells a room's script (on_enter) and its mobs' (on_greet)
-// that c arrived.
-func (z *Zone) fireArrival(r *Room, c *Char) {}
+// scriptArgs turns characters and items into script IDs.
+func scriptArgs(args []any) []any {
+	for i, a := range args {
+		switch v := a.(type) {
+		case *Char:
+			if v == nil {
+				args[i] = nil
+			} else {
+				args[i] = charID(v)
+			}
+		case *Item:
+			args[i] = itemID(v)
+		case *Room:
+			args[i] = roomID(v)
+		}
+	}
+	return args
+}
 
-// scriptCommand lets room and mob scripts handle a verb first. It reports
-// whether one did.
-func (z *Zone) scriptCommand(c *Char, verb, args string) bool { return false }
+// fireArrival tells a room's script (on_enter) and, for a player, its
+// mobs' (on_greet) that c arrived.
+func (z *Zone) fireArrival(r *Room, c *Char) {
+	if z.vm == nil {
+		return
+	}
+	z.fireRoom(r, "on_enter", c)
+	if c.pl == nil {
+		return
+	}
+	for _, m := range append([]*Char(nil), r.people...) {
+		if m != c && m.mob != nil && m.mob.Script != nil && z.holds(c) && c.room == r {
+			z.fire(m, "on_greet", c)
+		}
+	}
+}
+
+// fireSpeech tells the room's script and its mobs' what c said.
+func (z *Zone) fireSpeech(c *Char, text string) {
+	if z.vm == nil || c.room == nil {
+		return
+	}
+	r := c.room
+	z.fireRoom(r, "on_speech", c, text)
+	for _, m := range append([]*Char(nil), r.people...) {
+		if m != c && m.mob != nil && m.mob.Script != nil {
+			z.fire(m, "on_speech", c, text)
+		}
+	}
+}
+
+// scriptCommand lets the room's script, then its mobs', then items at hand
+// handle a verb first (`pull lever`). It reports whether one did.
+func (z *Zone) scriptCommand(c *Char, verb, args string) bool {
+	if z.vm == nil || c.room == nil || c.pl == nil {
+		return false
+	}
+	r := c.room
+	if r.proto.Script != nil && z.vm.Has(roomID(r), "on_command") && z.vm.Fire(roomID(r), "on_command", charID(c), verb, args) {
+		return true
+	}
+	for _, m := range append([]*Char(nil), r.people...) {
+		if m.mob != nil && m.mob.Script != nil && z.vm.Has(charID(m), "on_command") &&
+			z.vm.Fire(charID(m), "on_command", charID(c), verb, args) {
+			return true
+		}
+	}
+	for _, it := range append(c.carried(), r.items...) {
+		if it.proto.Script != nil && z.vm.Has(itemID(it), "on_command") &&
+			z.vm.Fire(itemID(it), "on_command", charID(c), verb, args) {
+			return true
+		}
+	}
+	return false
+}
+
+// reportScript shows a script failure to the zone's builders who are
+// online here (and admins), and logs it at most once per script a minute.
+func (z *Zone) reportScript(key, msg string) {
+	text := "{R}[script]{x} " + content.EscapeMarkup(msg)
+	for _, c := range z.players {
+		if c.pl.admin || z.isBuilder(c.name) {
+			z.sendLine(c, text)
+			z.prompt(c)
+		}
+	}
+	now := time.Now()
+	if last, ok := z.scriptLogged[key]; ok && now.Sub(last) < time.Minute {
+		return
+	}
+	if z.scriptLogged == nil {
+		z.scriptLogged = map[string]time.Time{}
+	}
+	z.scriptLogged[key] = now
+	z.log.Warn("zone: script failed", "script", key, "err", msg)
+}
+
+func (z *Zone) isBuilder(name string) bool {
+	for _, b := range z.proto.Builders {
+		if strings.EqualFold(b, name) {
+			return true
+		}
+	}
+	return false
+}
+
+// scriptHost is the zone as its VM sees it. Every method runs on the zone
+// goroutine (the VM is only called from there) and resolves IDs against
+// this zone's own maps: an ID that names nothing here is a no-op.
+type scriptHost struct{ z *Zone }
+
+func (h scriptHost) char(id script.ID) *Char {
+	if id.Kind != script.KindChar {
+		return nil
+	}
+	c := h.z.chars[rid(id.RID)]
+	if !h.z.holds(c) {
+		return nil
+	}
+	return c
+}
+
+func (h scriptHost) item(id script.ID) *Item {
+	if id.Kind != script.KindItem {
+		return nil
+	}
+	return h.z.items[rid(id.RID)]
+}
+
+func (h scriptHost) room(id script.ID) *Room {
+	if id.Kind != script.KindRoom {
+		return nil
+	}
+	return h.z.localRoom(id.Ref)
+}
+
+// roomOf is the room an entity is in.
+func (h scriptHost) roomOf(id script.ID) *Room {
+	switch id.Kind {
+	case script.KindRoom:
+		return h.room(id)
+	case script.KindChar:
+		if c := h.char(id); c != nil {
+			return c.room
+		}
+	case script.KindItem:
+		if it := h.item(id); it != nil {
+			top := it
+			for top.in != nil {
+				top = top.in
+			}
+			if top.room != nil {
+				return top.room
+			}
+			if top.carrier != nil {
+				return top.carrier.room
+			}
+		}
+	}
+	return nil
+}
+
+func (h scriptHost) ZoneID() string  { return h.z.id }
+func (h scriptHost) IntN(n int) int { return h.z.rng.IntN(max(n, 1)) }
+
+func (h scriptHost) After(pulses int, fn func()) func() {
+	t := h.z.pulses.after(uint64(max(pulses, 1)), fn)
+	return t.cancel
+}
+
+func (h scriptHost) Info(id script.ID) (script.Info, bool) {
+	switch id.Kind {
+	case script.KindRoom:
+		if r := h.room(id); r != nil {
+			return script.Info{Kind: script.KindRoom, Proto: r.ref(), Name: r.proto.Name, Short: r.proto.Name, Long: r.proto.Name, Flags: r.proto.Flags.Names()}, true
+		}
+	case script.KindChar:
+		if c := h.char(id); c != nil {
+			inf := script.Info{
+				Kind: script.KindChar, Name: c.name, Short: c.short(), Long: c.long(), Level: c.level,
+				Player: c.pl != nil, HP: c.hp, MaxHP: c.maxHP, Mana: c.mana, MaxMana: c.maxM, Moves: c.mv, MaxMoves: c.maxMv,
+			}
+			if c.mob != nil {
+				inf.Proto, inf.Flags = c.mob.Ref, c.mob.Flags.Names()
+			}
+			return inf, true
+		}
+	case script.KindItem:
+		if it := h.item(id); it != nil {
+			return script.Info{Kind: script.KindItem, Proto: it.proto.Ref, Name: it.short(), Short: it.short(), Long: it.proto.Long, Level: it.proto.Level, Flags: it.proto.Flags.Names()}, true
+		}
+	}
+	return script.Info{}, false
+}
+
+func (h scriptHost) Room(id script.ID) (script.ID, bool) {
+	if r := h.roomOf(id); r != nil {
+		return roomID(r), true
+	}
+	return script.ID{}, false
+}
+
+func (h scriptHost) Contents(id script.ID) []script.ID {
+	var items []*Item
+	switch id.Kind {
+	case script.KindRoom:
+		if r := h.room(id); r != nil {
+			items = r.items
+		}
+	case script.KindChar:
+		if c := h.char(id); c != nil {
+			items = c.carried()
+		}
+	case script.KindItem:
+		if it := h.item(id); it != nil {
+			items = it.contents
+		}
+	}
+	out := make([]script.ID, 0, min(len(items), 200))
+	for i, it := range items {
+		if i == 200 {
+			break // a script reads at most 200 at a time
+		}
+		out = append(out, itemID(it))
+	}
+	return out
+}
+
+func (h scriptHost) Occupants(room script.ID) []script.ID {
+	r := h.room(room)
+	if r == nil {
+		return nil
+	}
+	out := make([]script.ID, 0, min(len(r.people), 200))
+	for i, c := range r.people {
+		if i == 200 {
+			break
+		}
+		out = append(out, charID(c))
+	}
+	return out
+}
+
+func (h scriptHost) Exits(room script.ID) map[string]string {
+	r := h.room(room)
+	if r == nil {
+		return nil
+	}
+	out := map[string]string{}
+	for d := content.Dir(0); d < content.NumDirs; d++ {
+		if ex := r.proto.Exits[d]; ex != nil {
+			out[d.String()] = ex.To
+		}
+	}
+	return out
+}
+
+func (h scriptHost) Holder(item script.ID) (script.ID, bool) {
+	it := h.item(item)
+	switch {
+	case it == nil:
+	case it.carrier != nil:
+		return charID(it.carrier), true
+	case it.in != nil:
+		return itemID(it.in), true
+	case it.room != nil:
+		return roomID(it.room), true
+	}
+	return script.ID{}, false
+}
+
+func (h scriptHost) Send(to script.ID, text string) bool {
+	c := h.char(to)
+	if c == nil || c.pl == nil {
+		return false
+	}
+	h.z.sendLine(c, text)
+	h.z.prompt(c)
+	return true
+}
+
+func (h scriptHost) Say(from script.ID, text string) bool {
+	c := h.char(from)
+	if c == nil || c.room == nil {
+		return false
+	}
+	line := capFirst(c.short()) + " says, '{W}" + content.EscapeMarkup(text) + "{x}'"
+	h.broadcastRoom(c.room, c, line)
+	return true
+}
+
+func (h scriptHost) Emote(from script.ID, text string) bool {
+	c := h.char(from)
+	if c == nil || c.room == nil {
+		return false
+	}
+	h.broadcastRoom(c.room, c, capFirst(c.short())+" "+content.EscapeMarkup(text))
+	return true
+}
+
+func (h scriptHost) broadcastRoom(r *Room, skip *Char, line string) {
+	for _, o := range r.people {
+		if o != skip && o.pl != nil {
+			h.z.sendLine(o, line)
+			h.z.prompt(o)
+		}
+	}
+}
+
+func (h scriptHost) Broadcast(room script.ID, text string) bool {
+	r := h.room(room)
+	if r == nil {
+		return false
+	}
+	h.broadcastRoom(r, nil, text)
+	return true
+}
+
+func (h scriptHost) Move(who script.ID, dir string) bool {
+	c := h.char(who)
+	d, ok := content.ParseDir(strings.ToLower(dir))
+	if c == nil || !ok || c.room == nil || !c.room.exitOpen(d) || c.fighting != nil {
+		return false
+	}
+	if c.pl == nil && h.z.localRoom(c.room.proto.Exits[d].To) == nil {
+		return false // mobs stay in their zone
+	}
+	moved := h.z.move(c, d)
+	if moved && c.pl != nil && h.z.holds(c) {
+		h.z.prompt(c)
+	}
+	return moved
+}
+
+func (h scriptHost) Teleport(who script.ID, room string) bool {
+	c := h.char(who)
+	r := h.z.localRoom(room)
+	if c == nil || r == nil || c.room == nil || c.room == r {
+		return false
+	}
+	from := c.room
+	h.z.stopFighting(c)
+	h.z.act(from, c, c, "$n vanishes.")
+	from.removeChar(c)
+	h.z.act(r, nil, c, "$n appears.")
+	r.addChar(c)
+	if c.pl != nil {
+		h.z.showRoom(c)
+		h.z.prompt(c)
+		h.z.dirty(c)
+	}
+	h.z.arrived(c, r)
+	return true
+}
+
+func (h scriptHost) Damage(who script.ID, amount int, from script.ID) bool {
+	c := h.char(who)
+	if c == nil || amount <= 0 {
+		return false
+	}
+	if c.pl != nil && h.z.pulses.now < c.protected {
+		return false
+	}
+	by := h.char(from)
+	if c.pl != nil {
+		h.z.sendLine(c, "{R}You are hurt. ("+itoa(amount)+"){x}")
+		h.z.prompt(c)
+	}
+	h.z.hurt(c, amount, by, nameOf(by))
+	return true
+}
+
+func (h scriptHost) Heal(who script.ID, amount int) bool {
+	c := h.char(who)
+	if c == nil || amount <= 0 {
+		return false
+	}
+	h.z.healBy(c, amount)
+	return true
+}
+
+func (h scriptHost) Give(item, to script.ID) bool {
+	it := h.item(item)
+	if it == nil {
+		return false
+	}
+	switch to.Kind {
+	case script.KindChar:
+		c := h.char(to)
+		if c == nil || len(c.inv) >= maxCarry {
+			return false
+		}
+		if it.room != nil {
+			h.z.roomChanged(it.room, it)
+		}
+		h.z.itemToChar(it, c)
+		h.z.dirty(c)
+	case script.KindItem:
+		cont := h.item(to)
+		if cont == nil || cont == it || it.contains(cont) || cont.proto.Type != content.ItemContainer || len(cont.contents) >= cont.proto.Capacity {
+			return false
+		}
+		if c := holderOf(it); c != nil {
+			h.z.dirty(c)
+		}
+		h.z.itemToContainer(it, cont)
+	case script.KindRoom:
+		r := h.room(to)
+		if r == nil || len(r.items) >= h.z.cfg.MaxRoomItems {
+			return false
+		}
+		if c := holderOf(it); c != nil {
+			h.z.dirty(c)
+		}
+		h.z.itemToRoom(it, r)
+		h.z.roomChanged(r, it)
+	default:
+		return false
+	}
+	return true
+}
+
+func (h scriptHost) Purge(id script.ID) bool {
+	switch id.Kind {
+	case script.KindChar:
+		c := h.char(id)
+		if c == nil || c.pl != nil {
+			return false // never a player
+		}
+		h.z.stopFighting(c)
+		h.z.act(c.room, c, c, "$n is gone.")
+		h.z.extractChar(c)
+		return true
+	case script.KindItem:
+		it := h.item(id)
+		if it == nil {
+			return false
+		}
+		if c := holderOf(it); c != nil {
+			h.z.dirty(c)
+		}
+		if it.room != nil {
+			h.z.roomChanged(it.room, it)
+		}
+		h.z.extractItem(it)
+		return true
+	}
+	return false
+}
+
+func (h scriptHost) Spawn(proto string, where script.ID) (script.ID, bool) {
+	if mp := h.z.set.Mobs[proto]; mp != nil {
+		r := h.room(where)
+		if r == nil || !h.z.ownsZoneRef(parseRef(proto).zone) {
+			return script.ID{}, false // a zone spawns only its own mobs
+		}
+		m := h.z.spawnMob(mp, r)
+		h.z.act(r, nil, m, "$n appears.")
+		return charID(m), true
+	}
+	if ip := h.z.set.Items[proto]; ip != nil {
+		it := h.z.newItem(ip)
+		switch where.Kind {
+		case script.KindChar:
+			if c := h.char(where); c != nil && len(c.inv) < maxCarry {
+				h.z.itemToChar(it, c)
+				h.z.dirty(c)
+				return itemID(it), true
+			}
+		case script.KindRoom:
+			if r := h.room(where); r != nil && len(r.items) < h.z.cfg.MaxRoomItems {
+				h.z.itemToRoom(it, r)
+				return itemID(it), true
+			}
+		}
+		h.z.extractItem(it)
+	}
+	return script.ID{}, false
+}
+
+func (h scriptHost) SetDoor(room script.ID, dir, state string) bool {
+	r := h.room(room)
+	d, ok := content.ParseDir(strings.ToLower(dir))
+	if r == nil || !ok || r.doors[d] == doorNone {
+		return false
+	}
+	switch state {
+	case "open", "closed", "locked":
+	default:
+		return false
+	}
+	h.z.setDoor(r, d, state)
+	return true
+}
+
+func (h scriptHost) SendToInstance(who script.ID, template string) error {
+	return fmt.Errorf("zone %s: instances are not open yet", h.z.id)
+}
+
+func (h scriptHost) Log(key, text string) {
+	h.z.log.Info("zone: script log", "script", key, "text", text)
+	for _, c := range h.z.players {
+		if h.z.isBuilder(c.name) {
+			h.z.sendLine(c, "{K}[log "+key+"]{x} "+content.EscapeMarkup(text))
+			h.z.prompt(c)
+		}
+	}
+}
+
+func (h scriptHost) Report(key, message string) { h.z.reportScript(key, message) }

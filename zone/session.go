@@ -254,6 +254,7 @@ func (z *Zone) handBack(c *Char, why string) {
 func (z *Zone) forget(c *Char) {
 	delete(z.chars, c.rid)
 	c.home = nil
+	z.forgetScript(c)
 	for _, it := range c.carried() {
 		z.forgetItem(it)
 	}

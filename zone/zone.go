@@ -13,6 +13,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"zonemud/script"
 	"zonemud/world/content"
 )
 
@@ -95,6 +96,10 @@ type Zone struct {
 	combat    pulseHandle             // the combat driver, while anyone fights
 	corpses   map[*content.Mob]*content.Item
 	cv        charVars // reused by vars and combatVars: formulas allocate nothing
+	scripts      Scripts              // immutable after New
+	vm           *script.VM           // nil when the zone has no scripts
+	ticking      []script.ID          // entities whose script defines on_tick
+	scriptLogged map[string]time.Time // last log line per failing script
 	roundBuf  []*Char  // scratch for combatRound
 
 	// Read from any goroutine.
@@ -133,6 +138,8 @@ type Options struct {
 	// Objects are the persistent items the store holds for this zone's
 	// rooms, by room ref. An instance gets none.
 	Objects map[string][]ItemRecord
+	// Scripts are the compiled scripts and the Lua limits.
+	Scripts Scripts
 }
 
 // New builds a zone for proto but does not start it; call Run.
@@ -171,6 +178,7 @@ func New(proto *content.Zone, set *content.Set, shard Shard, cfg Config, opt Opt
 		rooms: map[string]*Room{}, chars: map[rid]*Char{}, items: map[rid]*Item{},
 		players: map[string]*Char{}, bySess: map[uint64]*Char{},
 		objects: opt.Objects,
+		scripts: opt.Scripts,
 	}
 	z.pulses.fault = func(v any) { z.recovered("pulse", v, nil) }
 	empty := []RosterEntry{}
@@ -474,6 +482,7 @@ func (z *Zone) recovered(what string, v any, s Session) {
 func (z *Zone) boot() {
 	z.loadObjects(z.objects)
 	z.objects = nil
+	z.startScripts()
 	z.resetZone(true)
 	z.startCheckpoints()
 	if z.proto.ResetSecs > 0 {
@@ -518,6 +527,9 @@ func (z *Zone) stop() {
 		recs = append(recs, l.rec)
 	}
 	z.checkpoint(recs)
+	if z.vm != nil {
+		z.vm.Close()
+	}
 	for _, l := range leavers {
 		z.shard.HandBack(l.rec.Clone(), "stop")
 		if l.s != nil {

@@ -16,6 +16,7 @@ import (
 	"github.com/BurntSushi/toml"
 
 	"zonemud/net/gate"
+	"zonemud/script"
 	"zonemud/store"
 	"zonemud/world"
 	"zonemud/zone"
@@ -23,11 +24,12 @@ import (
 
 // Config is the whole of config.toml.
 type Config struct {
-	Server Server       `toml:"server"`
-	World  world.Config `toml:"world"`
-	Zone   zone.Config  `toml:"zone"`
-	Gate   gate.Config  `toml:"gate"`
-	Store  store.Config `toml:"store"`
+	Server Server        `toml:"server"`
+	World  world.Config  `toml:"world"`
+	Zone   zone.Config   `toml:"zone"`
+	Gate   gate.Config   `toml:"gate"`
+	Store  store.Config  `toml:"store"`
+	Lua    script.Config `toml:"lua"`
 }
 
 // Server is the [server] section: where the server listens and keeps its
@@ -141,7 +143,7 @@ func decode(data string, c *Config, where string) error {
 
 // Validate checks every section.
 func (c *Config) Validate() error {
-	for _, v := range []interface{ Validate() error }{c.Server, c.World, c.Zone, c.Gate, c.Store} {
+	for _, v := range []interface{ Validate() error }{c.Server, c.World, c.Zone, c.Gate, c.Store, c.Lua} {
 		if err := v.Validate(); err != nil {
 			return err
 		}

@@ -96,7 +96,10 @@ func Start(cfg *config.Config, opt Options) (srv *Server, err error) {
 		return nil, err
 	}
 	lg.Info("server: store open", "path", path, "boot", s.db.Boot())
-	s.world, err = world.New(set, s.db, cfg.World, cfg.Zone, lg)
+	wcfg := cfg.World
+	wcfg.Lua = cfg.Lua
+	wcfg.BackupDir = filepath.Join(cfg.Server.DataDir, "backups")
+	s.world, err = world.New(set, s.db, wcfg, cfg.Zone, lg)
 	if err != nil {
 		return nil, err
 	}

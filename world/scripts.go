@@ -1,0 +1,46 @@
+package world
+
+import (
+	"errors"
+	"fmt"
+
+	"zonemud/script"
+	"zonemud/world/content"
+	"zonemud/zone"
+)
+
+// compileScripts compiles every script in a content set once. Zones and
+// instances share the results read-only. A script that does not compile is
+// an error naming its file and line, like any other content problem.
+func compileScripts(set *content.Set, cfg script.Config) (zone.Scripts, error) {
+	if cfg == (script.Config{}) {
+		cfg = script.DefaultConfig()
+	}
+	out := zone.Scripts{Compiled: map[*content.Script]*script.Compiled{}, Config: cfg}
+	cache := script.NewCache()
+	var errs []error
+	add := func(s *content.Script, key string) {
+		if s == nil {
+			return
+		}
+		c, err := cache.Get(s.Source, s.File, max(s.Line, 1), key)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("%s (%s): %w", s.Key, key, err))
+			return
+		}
+		out.Compiled[s] = c
+	}
+	for _, r := range set.Rooms {
+		add(r.Script, r.Ref)
+	}
+	for _, m := range set.Mobs {
+		add(m.Script, m.Ref)
+	}
+	for _, it := range set.Items {
+		add(it.Script, it.Ref)
+	}
+	if len(errs) > 0 {
+		return out, fmt.Errorf("world: scripts do not compile: %w", errors.Join(errs...))
+	}
+	return out, nil
+}
