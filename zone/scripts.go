@@ -290,7 +290,7 @@ func (h scriptHost) roomOf(id script.ID) *Room {
 	return nil
 }
 
-func (h scriptHost) ZoneID() string  { return h.z.id }
+func (h scriptHost) ZoneID() string { return h.z.id }
 func (h scriptHost) IntN(n int) int { return h.z.rng.IntN(max(n, 1)) }
 
 func (h scriptHost) After(pulses int, fn func()) func() {

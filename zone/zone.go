@@ -74,33 +74,33 @@ type Zone struct {
 	owner ownerCheck
 
 	// Zone goroutine only from here down.
-	set       *content.Set
-	pulses    pulses
-	tasks     taskQueue
-	rng       *mrand.Rand
-	rooms     map[string]*Room
-	chars     map[rid]*Char
-	items     map[rid]*Item
-	players   map[string]*Char // by name
-	bySess    map[uint64]*Char // by session id
-	nextRID   rid
-	itemIDs   [2]uint64 // next, end of the reserved block
-	flushList []*Char   // players with output waiting
-	stopping  bool
-	dormant   bool
-	rosterOld bool // the published roster is out of date
-	msgSeq    uint64
-	handling  msg                     // the message being handled, for fault reports
-	objects   map[string][]ItemRecord // placed at boot, then dropped
-	fighters  []*Char                 // characters in a fight, in the order they joined
-	combat    pulseHandle             // the combat driver, while anyone fights
-	corpses   map[*content.Mob]*content.Item
-	cv        charVars // reused by vars and combatVars: formulas allocate nothing
+	set          *content.Set
+	pulses       pulses
+	tasks        taskQueue
+	rng          *mrand.Rand
+	rooms        map[string]*Room
+	chars        map[rid]*Char
+	items        map[rid]*Item
+	players      map[string]*Char // by name
+	bySess       map[uint64]*Char // by session id
+	nextRID      rid
+	itemIDs      [2]uint64 // next, end of the reserved block
+	flushList    []*Char   // players with output waiting
+	stopping     bool
+	dormant      bool
+	rosterOld    bool // the published roster is out of date
+	msgSeq       uint64
+	handling     msg                     // the message being handled, for fault reports
+	objects      map[string][]ItemRecord // placed at boot, then dropped
+	fighters     []*Char                 // characters in a fight, in the order they joined
+	combat       pulseHandle             // the combat driver, while anyone fights
+	corpses      map[*content.Mob]*content.Item
+	cv           charVars             // reused by vars and combatVars: formulas allocate nothing
 	scripts      Scripts              // immutable after New
 	vm           *script.VM           // nil when the zone has no scripts
 	ticking      []script.ID          // entities whose script defines on_tick
 	scriptLogged map[string]time.Time // last log line per failing script
-	roundBuf  []*Char  // scratch for combatRound
+	roundBuf     []*Char              // scratch for combatRound
 
 	// Read from any goroutine.
 	roster       atomic.Pointer[[]RosterEntry] // atomic: written by the zone
