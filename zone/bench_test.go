@@ -218,3 +218,41 @@ func BenchmarkPulse_Fights(b *testing.B) {
 		z.TickForTest()
 	}
 }
+
+// BenchmarkPulse_ScriptedMobs is one pulse of a zone holding 500 mobs whose
+// script defines on_tick (the priestess's: it counts seconds in self.state).
+// on_tick runs once a second, so one pulse in four carries the calls.
+func BenchmarkPulse_ScriptedMobs(b *testing.B) {
+	zone.SetOwnerCheck(false)
+	defer zone.SetOwnerCheck(true)
+	_, z := benchWorld(b)
+	z.SpawnForTest("emberfall:mob:priestess", "emberfall:room:graveyard", 500)
+	for i := 0; i < 8; i++ {
+		z.TickForTest()
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		z.TickForTest()
+	}
+}
+
+// BenchmarkGreet is one player arriving in a room with the greeting
+// priestess: the move, the on_greet call, her line.
+func BenchmarkGreet(b *testing.B) {
+	zone.SetOwnerCheck(false)
+	defer zone.SetOwnerCheck(true)
+	_, z := benchWorld(b)
+	s := enter(b, z, "Pilgrim")
+	z.InputForTest(s, 1, "north")
+	z.InputForTest(s, 2, "north")
+	seq := uint64(2)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		seq++
+		z.InputForTest(s, seq, "west")
+		seq++
+		z.InputForTest(s, seq, "east")
+	}
+}
