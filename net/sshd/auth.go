@@ -1,0 +1,182 @@
+package sshd
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/gliderlabs/ssh"
+	gossh "golang.org/x/crypto/ssh"
+)
+
+// What the one successful authentication proved, as kept in the
+// Permissions x/crypto returns for it (ServerConn.Permissions). x/crypto
+// guarantees those are the Permissions of the attempt that succeeded, so
+// keys merely offered or attempts for another user name leave no trace.
+const (
+	extMethod = "zonemud-method" // methodPassword, methodKey or methodNew
+	extUser   = "zonemud-user"   // the SSH user name of that attempt
+	extKey    = "zonemud-key"    // methodKey: the wire form of the key that signed
+)
+
+const (
+	methodPassword = "password"  // the account's password
+	methodKey      = "publickey" // a signature by a key registered to the account
+	methodNew      = "new"       // no account has the name: creation follows
+)
+
+var (
+	errDenied = errors.New("permission denied")
+	errNone   = errors.New(`"none" authentication is refused`)
+)
+
+// serverConfig is the x/crypto configuration of one connection. Every
+// callback reads the user name from the attempt's own ConnMetadata: a
+// client may change the name between attempts, and gliderlabs' Context
+// keeps only the first one.
+func (s *Server) serverConfig(ctx ssh.Context) *gossh.ServerConfig {
+	return &gossh.ServerConfig{
+		MaxAuthTries: s.cfg.MaxAuthTries,
+		// gliderlabs turns NoClientAuth on because none of its own
+		// handlers is set; this callback is what x/crypto then asks, and
+		// it refuses.
+		NoClientAuthCallback: func(gossh.ConnMetadata) (*gossh.Permissions, error) {
+			return nil, errNone
+		},
+		PasswordCallback:            s.password,
+		KeyboardInteractiveCallback: s.keyboardInteractive,
+		PublicKeyCallback:           s.publicKey,
+		VerifiedPublicKeyCallback:   s.verifiedPublicKey,
+		AuthLogCallback: func(c gossh.ConnMetadata, method string, err error) {
+			if err == nil {
+				s.log.Debug("sshd: authenticated", "user", c.User(), "method", method, "remote", c.RemoteAddr().String())
+			}
+		},
+	}
+}
+
+func proved(method, user string) *gossh.Permissions {
+	return &gossh.Permissions{Extensions: map[string]string{extMethod: method, extUser: user}}
+}
+
+// password opens an existing account with its password, and lets a name
+// without an account in with any password: the session then asks the
+// creation questions, the password included.
+func (s *Server) password(c gossh.ConnMetadata, pw []byte) (*gossh.Permissions, error) {
+	user := c.User()
+	exists, err := s.g.AccountExists(user)
+	if err != nil {
+		s.log.Error("sshd: account lookup failed", "user", user, "err", err)
+		return nil, errDenied
+	}
+	if !exists {
+		return proved(methodNew, user), nil
+	}
+	if !s.g.CheckPassword(user, string(pw), c.RemoteAddr()) {
+		return nil, errDenied
+	}
+	return proved(methodPassword, user), nil
+}
+
+// keyboardInteractive lets a name without an account in without a
+// question, so "ssh newname@host" goes straight to the creation questions.
+// An existing account must use its password or a key.
+func (s *Server) keyboardInteractive(c gossh.ConnMetadata, _ gossh.KeyboardInteractiveChallenge) (*gossh.Permissions, error) {
+	user := c.User()
+	exists, err := s.g.AccountExists(user)
+	if err != nil {
+		s.log.Error("sshd: account lookup failed", "user", user, "err", err)
+		return nil, errDenied
+	}
+	if exists {
+		return nil, errDenied
+	}
+	return proved(methodNew, user), nil
+}
+
+// publicKey answers whether a key may be used for the user: it is
+// registered to that account. x/crypto calls it for keys merely offered
+// too, so it records nothing; verifiedPublicKey runs once the client has
+// signed.
+func (s *Server) publicKey(c gossh.ConnMetadata, key gossh.PublicKey) (*gossh.Permissions, error) {
+	ok, err := s.registered(c.User(), key)
+	if err != nil {
+		s.log.Error("sshd: account keys lookup failed", "user", c.User(), "err", err)
+		return nil, errDenied
+	}
+	if !ok {
+		return nil, errDenied
+	}
+	return &gossh.Permissions{}, nil
+}
+
+// verifiedPublicKey runs after the client proved it holds key, and records
+// the key and the user name of that attempt.
+func (s *Server) verifiedPublicKey(c gossh.ConnMetadata, key gossh.PublicKey, _ *gossh.Permissions, _ string) (*gossh.Permissions, error) {
+	if ok, err := s.registered(c.User(), key); err != nil || !ok {
+		return nil, errDenied
+	}
+	p := proved(methodKey, c.User())
+	p.Extensions[extKey] = string(key.Marshal())
+	return p, nil
+}
+
+// registered reports whether key is one of the account's registered keys.
+func (s *Server) registered(user string, key gossh.PublicKey) (bool, error) {
+	lines, err := s.g.AccountKeys(user)
+	if err != nil {
+		return false, err
+	}
+	for _, line := range lines {
+		pub, _, _, _, err := gossh.ParseAuthorizedKey([]byte(line))
+		if err == nil && ssh.KeysEqual(pub, key) {
+			return true, nil
+		}
+	}
+	return false, nil
+}
+
+// identity is who a session's client proved to be.
+type identity struct {
+	user          string
+	authenticated bool   // it proved it owns the existing account user
+	method        string // methodPassword, methodKey or methodNew
+	key           gossh.PublicKey
+}
+
+// identify decides a session's identity from the Permissions of the
+// authentication that succeeded on its connection, and re-checks a key
+// against the account as it is now. user is the connection's user name. An
+// error means the connection's authentication is not one this front made,
+// and the session is refused.
+func (s *Server) identify(user string, p *gossh.Permissions) (identity, error) {
+	if p == nil || p.Extensions == nil {
+		return identity{}, errors.New("no authentication recorded")
+	}
+	if got := p.Extensions[extUser]; got != user {
+		return identity{}, fmt.Errorf("authenticated as %q, not %q", got, user)
+	}
+	id := identity{user: user, method: p.Extensions[extMethod]}
+	switch id.method {
+	case methodPassword:
+		id.authenticated = true
+	case methodKey:
+		key, err := gossh.ParsePublicKey([]byte(p.Extensions[extKey]))
+		if err != nil {
+			return identity{}, fmt.Errorf("recorded key: %w", err)
+		}
+		ok, err := s.registered(user, key)
+		if err != nil {
+			return identity{}, fmt.Errorf("account keys: %w", err)
+		}
+		if !ok {
+			return identity{}, errors.New("the key is no longer registered")
+		}
+		id.key, id.authenticated = key, true
+	case methodNew:
+		// Not authenticated: the gate asks the creation questions, or
+		// refuses if someone has taken the name since.
+	default:
+		return identity{}, fmt.Errorf("unknown method %q", id.method)
+	}
+	return id, nil
+}
