@@ -13,6 +13,8 @@ import (
 	"testing"
 	"time"
 
+	gossh "golang.org/x/crypto/ssh"
+
 	"zonemud/internal/servertest"
 	"zonemud/store"
 )
@@ -234,5 +236,45 @@ func checkBackup(t *testing.T, path string, names ...string) {
 		if _, err := db.Character(n); err != nil {
 			t.Fatalf("backup lacks %s: %v", n, err)
 		}
+	}
+}
+
+// The binary serves SSH on ssh_addr with a host key that survives a
+// restart, so players' clients never warn that it changed.
+func TestMain_SSHHostKeySurvivesRestart(t *testing.T) {
+	dir := t.TempDir()
+	sshAddr := freePort(t)
+	cfg, telnet := writeConfig(t, dir, "")
+	body, _ := os.ReadFile(cfg)
+	body = bytes.Replace(body, []byte("ssh_addr = "), []byte(fmt.Sprintf("ssh_addr = %q\n# was: ", sshAddr)), 1)
+	_ = os.WriteFile(cfg, body, 0o644)
+	fingerprint := func() string {
+		var got string
+		conf := &gossh.ClientConfig{
+			User: "Keyscan",
+			Auth: []gossh.AuthMethod{gossh.Password("x")},
+			HostKeyCallback: func(host string, remote net.Addr, key gossh.PublicKey) error {
+				got = gossh.FingerprintSHA256(key)
+				return nil
+			},
+			Timeout: 5 * time.Second,
+		}
+		c, err := gossh.Dial("tcp", sshAddr, conf)
+		if err == nil {
+			c.Close()
+		}
+		if got == "" {
+			t.Fatalf("no host key from %s: %v", sshAddr, err)
+		}
+		return got
+	}
+	p := startProc(t, cfg, telnet)
+	first := fingerprint()
+	_ = p.cmd.Process.Signal(os.Interrupt)
+	<-p.done
+	p.done <- nil
+	startProc(t, cfg, telnet)
+	if again := fingerprint(); again != first {
+		t.Fatalf("host key changed across a restart: %s, then %s", first, again)
 	}
 }

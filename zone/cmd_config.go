@@ -142,6 +142,10 @@ func (z *Zone) cmdSSHKey(c *Char, args string) {
 	}
 	name := c.name
 	z.shard.SSHKeys(name, op, rest, func(reply string) {
-		z.send(noticeMsg{to: name, text: content.EscapeMarkup(reply)})
+		lines := strings.Split(reply, "\n")
+		for i, l := range lines {
+			lines[i] = content.EscapeMarkup(l)
+		}
+		z.send(noticeMsg{to: name, text: strings.Join(lines, "\n")})
 	})
 }

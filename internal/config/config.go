@@ -16,6 +16,7 @@ import (
 	"github.com/BurntSushi/toml"
 
 	"zonemud/net/gate"
+	"zonemud/net/sshd"
 	"zonemud/script"
 	"zonemud/store"
 	"zonemud/world"
@@ -30,6 +31,7 @@ type Config struct {
 	Gate   gate.Config   `toml:"gate"`
 	Store  store.Config  `toml:"store"`
 	Lua    script.Config `toml:"lua"`
+	SSH    sshd.Config   `toml:"ssh"`
 }
 
 // Server is the [server] section: where the server listens and keeps its
@@ -143,7 +145,7 @@ func decode(data string, c *Config, where string) error {
 
 // Validate checks every section.
 func (c *Config) Validate() error {
-	for _, v := range []interface{ Validate() error }{c.Server, c.World, c.Zone, c.Gate, c.Store, c.Lua} {
+	for _, v := range []interface{ Validate() error }{c.Server, c.World, c.Zone, c.Gate, c.Store, c.Lua, c.SSH} {
 		if err := v.Validate(); err != nil {
 			return err
 		}

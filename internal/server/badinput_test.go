@@ -36,7 +36,7 @@ func TestBadInput_OneConnectionNeverHurtsAnother(t *testing.T) {
 		c := servertest.Dial(t, addr)
 		c.Create("Longline", "long-pass")
 		c.Send(strings.Repeat("x", 10000))
-		c.Expect("longer than 4096 bytes and was ignored")
+		c.Expect("too long (more than 4096 bytes) and was ignored")
 		c.Send("look")
 		c.Expect("Exits:")
 		alive(t, "a long line")

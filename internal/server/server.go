@@ -20,8 +20,11 @@ import (
 	"sync"
 	"time"
 
+	gossh "golang.org/x/crypto/ssh"
+
 	"zonemud/internal/config"
 	"zonemud/net/gate"
+	"zonemud/net/sshd"
 	"zonemud/store"
 	"zonemud/world"
 	"zonemud/world/content"
@@ -45,6 +48,8 @@ type Server struct {
 	gate  *gate.Gate
 
 	telnetL net.Listener
+	sshL    net.Listener
+	ssh     *sshd.Server
 	tlsL    net.Listener
 	tlsCfg  *tls.Config
 	httpL   net.Listener
@@ -110,6 +115,16 @@ func Start(cfg *config.Config, opt Options) (srv *Server, err error) {
 			return nil, fmt.Errorf("server: telnet listen: %w", err)
 		}
 	}
+	if cfg.Server.SSHAddr != "" {
+		s.ssh, err = sshd.New(s.gate, cfg.Server.DataDir, cfg.SSH, lg)
+		if err != nil {
+			return nil, err
+		}
+		s.sshL, err = net.Listen("tcp", cfg.Server.SSHAddr)
+		if err != nil {
+			return nil, fmt.Errorf("server: ssh listen: %w", err)
+		}
+	}
 	if cfg.Server.TLSAddr != "" {
 		s.tlsCfg, err = tlsConfig(cfg.Server.TLSCert, cfg.Server.TLSKey, cfg.Server.DataDir, cfg.Server.Hostname)
 		if err != nil {
@@ -157,6 +172,16 @@ func Start(cfg *config.Config, opt Options) (srv *Server, err error) {
 		}()
 		lg.Info("server: telnet listening", "addr", s.telnetL.Addr().String())
 	}
+	if s.sshL != nil {
+		s.wg.Add(1)
+		go func() {
+			defer s.wg.Done()
+			if err := s.ssh.Serve(s.sshL); err != nil {
+				lg.Error("server: ssh listener stopped", "err", err)
+			}
+		}()
+		lg.Info("server: ssh listening", "addr", s.sshL.Addr().String(), "host_key", gossh.FingerprintSHA256(s.ssh.HostKey()))
+	}
 	if s.tlsL != nil {
 		plainPort := ""
 		if s.telnetL != nil {
@@ -193,6 +218,9 @@ func (s *Server) abort() {
 	if s.tlsL != nil {
 		s.tlsL.Close()
 	}
+	if s.sshL != nil {
+		s.sshL.Close()
+	}
 	if s.httpL != nil {
 		s.httpL.Close()
 	}
@@ -207,6 +235,22 @@ func (s *Server) TelnetAddr() string {
 		return ""
 	}
 	return s.telnetL.Addr().String()
+}
+
+// SSHAddr is where the SSH front listens, "" if off.
+func (s *Server) SSHAddr() string {
+	if s.sshL == nil {
+		return ""
+	}
+	return s.sshL.Addr().String()
+}
+
+// SSHHostKey is the SSH host key, nil if SSH is off.
+func (s *Server) SSHHostKey() gossh.PublicKey {
+	if s.ssh == nil {
+		return nil
+	}
+	return s.ssh.HostKey()
 }
 
 // TLSAddr is where telnet over TLS listens, "" if off.
@@ -242,6 +286,9 @@ func (s *Server) Shutdown(ctx context.Context) error {
 	s.once.Do(func() {
 		start := time.Now()
 		errs := []error{s.gate.Shutdown(ctx), s.world.Shutdown(ctx), s.gate.Wait(ctx)}
+		if s.ssh != nil {
+			errs = append(errs, s.ssh.Shutdown(ctx))
+		}
 		if s.httpS != nil {
 			errs = append(errs, s.httpS.Shutdown(ctx))
 		}

@@ -74,6 +74,12 @@ func (s *Session) play() {
 			if err := s.lim.Wait(ctx); err != nil {
 				return
 			}
+			// A client that types ahead (an auto-login script) may send
+			// its first command before the zone has taken the character.
+			select {
+			case <-s.zoneSet:
+			case <-time.After(10 * time.Second):
+			}
 			s.seq++
 			z := s.Zone()
 			if z == nil || !z.Input(s, s.seq, ev.text) {
@@ -81,7 +87,7 @@ func (s *Session) play() {
 				return
 			}
 		case evTooLong:
-			s.Write([]byte(fmt.Sprintf("That line was longer than %d bytes and was ignored.\n> ", ev.n)), true)
+			s.Write([]byte(fmt.Sprintf("That line is too long (more than %d bytes) and was ignored.\n> ", ev.n)), true)
 		}
 	}
 	// The connection went without a quit: the character goes link-dead.

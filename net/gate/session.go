@@ -33,6 +33,8 @@ type Session struct {
 
 	zone atomic.Pointer[zone.Zone] // atomic: where input goes
 
+	zoneSet  chan struct{} // closed when the session is first given a zone
+	zoneOnce sync.Once
 	closed   atomic.Bool   // no more output is accepted
 	gone     atomic.Bool   // the connection is closed
 	done     chan struct{} // closed when the writer has finished
@@ -48,9 +50,10 @@ type Session struct {
 func newSession(g *Gate, id uint64) *Session {
 	s := &Session{
 		id: id, g: g,
-		out:  newOutQueue(g.cfg.OutputLimitKiB << 10),
-		done: make(chan struct{}),
-		lim:  rate.NewLimiter(rate.Limit(g.cfg.LinesPerSec), g.cfg.LinesBurst),
+		out:     newOutQueue(g.cfg.OutputLimitKiB << 10),
+		done:    make(chan struct{}),
+		zoneSet: make(chan struct{}),
+		lim:     rate.NewLimiter(rate.Limit(g.cfg.LinesPerSec), g.cfg.LinesBurst),
 	}
 	s.colorSet.Store(-1)
 	return s
@@ -103,7 +106,10 @@ func (s *Session) Close(msg string) {
 func (s *Session) Closed() bool { return s.closed.Load() || s.gone.Load() }
 
 // SetZone points the session's input at z.
-func (s *Session) SetZone(z *zone.Zone) { s.zone.Store(z) }
+func (s *Session) SetZone(z *zone.Zone) {
+	s.zone.Store(z)
+	s.zoneOnce.Do(func() { close(s.zoneSet) })
+}
 
 // Zone is where the session's input goes.
 func (s *Session) Zone() *zone.Zone { return s.zone.Load() }

@@ -1,6 +1,8 @@
 package gate
 
 import (
+	"errors"
+	"io"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -24,10 +26,36 @@ type sshConn struct {
 
 	deadline atomic.Int64 // unix nanos of the login timeout; 0 when off
 	watching atomic.Bool  // the watchdog goroutine runs
+	maxLine  int          // immutable
+	in       *eofWatch
+}
+
+// eofWatch remembers whether the channel itself failed, so that an io.EOF
+// from the line editor for ^C or ^D on an empty line is not taken for the
+// connection ending.
+type eofWatch struct {
+	r      io.Reader
+	failed atomic.Bool
+}
+
+func (e *eofWatch) Read(p []byte) (int, error) {
+	n, err := e.r.Read(p)
+	if err != nil {
+		e.failed.Store(true)
+	}
+	return n, err
 }
 
 func newSSHConn(l SSHLogin, maxLine int) *sshConn {
-	c := &sshConn{l: l, t: term.NewTerminal(l.Channel, "")}
+	c := &sshConn{l: l, maxLine: maxLine}
+	c.in = &eofWatch{r: l.Channel}
+	// The terminal starts with a prompt so that it is never at the start of
+	// an empty line when the first question arrives: x/term redraws its
+	// prompt only around output written while something is on the line.
+	c.t = term.NewTerminal(struct {
+		io.Reader
+		io.Writer
+	}{c.in, l.Channel}, "> ")
 	c.setSize(l.Width, l.Height)
 	c.color = termColor(l.Term)
 	go func() {
@@ -67,11 +95,19 @@ func termColor(t string) content.ColorLevel {
 }
 
 func (c *sshConn) next() (event, error) {
-	line, err := c.t.ReadLine()
-	if err != nil {
-		return event{}, err
+	for {
+		line, err := c.t.ReadLine()
+		if errors.Is(err, io.EOF) && !c.in.failed.Load() && !c.closed.Load() {
+			continue // ^C or ^D typed by the player: not a hang-up
+		}
+		if err != nil {
+			return event{}, err
+		}
+		if c.maxLine > 0 && len(line) > c.maxLine {
+			return event{kind: evTooLong, n: c.maxLine}, nil
+		}
+		return event{kind: evLine, text: cleanSSHLine(line)}, nil
 	}
-	return event{kind: evLine, text: cleanSSHLine(line)}, nil
 }
 
 // readSecret reads a line without echo (a password).
