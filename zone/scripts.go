@@ -41,7 +41,6 @@ func (z *Zone) startScripts() {
 			z.attachTo(roomID(z.rooms[rp.Ref]), rp.Script)
 		}
 	}
-	z.pulses.every(4, z.scriptTick)
 }
 
 // hasScripts reports whether anything in this zone's content has a script.
@@ -71,10 +70,16 @@ func (z *Zone) attachTo(id script.ID, src *content.Script) {
 	}
 	if err := z.vm.Attach(id, c); err == nil && z.vm.Has(id, "on_tick") {
 		z.ticking = append(z.ticking, id)
+		if !z.tickTimer.active() {
+			// Only while something has on_tick: a zone whose scripts do
+			// not tick may still go dormant.
+			z.tickTimer = z.pulses.every(4, z.scriptTick)
+		}
 	}
 }
 
-// scriptTick fires on_tick, once a second, for entities that define it.
+// scriptTick fires on_tick, once a second, for entities that define it,
+// and stops itself when none is left.
 func (z *Zone) scriptTick() {
 	keep := z.ticking[:0]
 	for _, id := range z.ticking {
@@ -85,6 +90,9 @@ func (z *Zone) scriptTick() {
 	}
 	clear(z.ticking[len(keep):])
 	z.ticking = keep
+	if len(keep) == 0 {
+		z.tickTimer.cancel()
+	}
 }
 
 // attachScript gives a new mob its script.

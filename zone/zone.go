@@ -99,6 +99,7 @@ type Zone struct {
 	scripts      Scripts              // immutable after New
 	vm           *script.VM           // nil when the zone has no scripts
 	ticking      []script.ID          // entities whose script defines on_tick
+	tickTimer    pulseHandle          // runs scriptTick while ticking is not empty
 	scriptLogged map[string]time.Time // last log line per failing script
 	roundBuf     []*Char              // scratch for combatRound
 
