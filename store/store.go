@@ -30,6 +30,7 @@ var (
 	keySchema   = []byte("schema")
 	keyBoots    = []byte("boots")
 	keyItemHigh = []byte("item_high")
+	keyCreated  = []byte("created")
 
 	allBuckets = [][]byte{bucketMeta, bucketAccounts, bucketCharacters, bucketPlacements, bucketObjects, bucketLedger, bucketHoldings}
 )
@@ -71,6 +72,8 @@ type DB struct {
 	bolt *bolt.DB // immutable after Open
 	path string   // immutable after Open
 	boot uint64   // immutable after Open: this process's boot number
+	// created is when the database was first made: the world's birthday.
+	created time.Time // immutable after Open
 
 	itemHigh atomic.Uint64 // highest item id ever committed
 	refused  atomic.Uint64 // saves refused: stale epoch or ledger conflict
@@ -173,6 +176,12 @@ func (db *DB) initSchema() error {
 				return fmt.Errorf("store: init bucket %s: %w", b, err)
 			}
 		}
+		if meta.Get(keyCreated) == nil {
+			if err := meta.Put(keyCreated, u64(uint64(time.Now().Unix()))); err != nil {
+				return err
+			}
+		}
+		db.created = time.Unix(int64(getU64(meta.Get(keyCreated))), 0)
 		db.boot = getU64(meta.Get(keyBoots)) + 1
 		if err := meta.Put(keyBoots, u64(db.boot)); err != nil {
 			return err
@@ -211,6 +220,9 @@ func (db *DB) Close() error { return db.bolt.Close() }
 
 // Path is the file's path.
 func (db *DB) Path() string { return db.path }
+
+// Created is when this database was first made.
+func (db *DB) Created() time.Time { return db.created }
 
 // Boot is this process's boot number: one more than the last process's.
 func (db *DB) Boot() uint64 { return db.boot }

@@ -345,6 +345,11 @@ func (z *Zone) promptText(c *Char) string {
 
 // flush hands every player's waiting output, with a prompt, to its session.
 func (z *Zone) flush() {
+	if z.vm != nil && time.Since(z.luaAt) > time.Second {
+		st := z.vm.Stats()
+		z.luaStats.Store(&st)
+		z.luaAt = time.Now()
+	}
 	z.publishRoster()
 	if len(z.flushList) == 0 {
 		return

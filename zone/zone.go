@@ -114,6 +114,8 @@ type Zone struct {
 	saveFailures atomic.Uint64                 // atomic: batches refused or failed
 	mailDepth    atomic.Int32                  // atomic: mailbox length at the last drain
 	sleeping     atomic.Bool                   // atomic: the ticker is stopped (dormant)
+	luaStats     atomic.Pointer[script.Stats]  // atomic: the VM's stats, published at most once a second
+	luaAt        time.Time                     // zone goroutine only: when luaStats was last published
 }
 
 // RosterEntry is one player as `who` shows it.
@@ -579,6 +581,15 @@ func (z *Zone) publishRoster() {
 // PulseLateness returns the worst lateness of a pulse since the last call
 // and resets it.
 func (z *Zone) PulseLateness() time.Duration { return time.Duration(z.lateMax.Swap(0)) }
+
+// ScriptStats is the zone's Lua VM's counters as of the last second it was
+// busy; ok is false for a zone without scripts.
+func (z *Zone) ScriptStats() (script.Stats, bool) {
+	if st := z.luaStats.Load(); st != nil {
+		return *st, true
+	}
+	return script.Stats{}, false
+}
 
 // Dormant reports whether the zone has stopped its ticker because nobody
 // is in it and nothing is due soon.

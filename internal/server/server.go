@@ -25,6 +25,7 @@ import (
 	"zonemud/internal/config"
 	"zonemud/net/gate"
 	"zonemud/net/sshd"
+	"zonemud/script"
 	"zonemud/store"
 	"zonemud/world"
 	"zonemud/world/content"
@@ -348,6 +349,31 @@ func (s *Server) metrics(w http.ResponseWriter, r *http.Request) {
 			d = 1
 		}
 		fmt.Fprintf(w, "zonemud_zone_dormant{zone=%q} %d\n", z.Template(), d)
+	}
+	fmt.Fprintf(w, "# HELP zonemud_lua_memory_bytes Estimated memory of each zone's Lua VM.\n# TYPE zonemud_lua_memory_bytes gauge\n")
+	type luaRow struct {
+		zone string
+		st   script.Stats
+	}
+	var lua []luaRow
+	for _, z := range s.world.Zones() {
+		if st, ok := z.ScriptStats(); ok {
+			lua = append(lua, luaRow{z.Template(), st})
+			fmt.Fprintf(w, "zonemud_lua_memory_bytes{zone=%q} %d\n", z.Template(), st.MemBytes)
+		}
+	}
+	fmt.Fprintf(w, "# HELP zonemud_lua_calls_total Calls into Lua.\n# TYPE zonemud_lua_calls_total counter\n")
+	for _, r := range lua {
+		fmt.Fprintf(w, "zonemud_lua_calls_total{zone=%q} %d\n", r.zone, r.st.Calls)
+	}
+	fmt.Fprintf(w, "# HELP zonemud_lua_failures_total Script calls that raised an error or ran out of time.\n# TYPE zonemud_lua_failures_total counter\n")
+	for _, r := range lua {
+		fmt.Fprintf(w, "zonemud_lua_failures_total{zone=%q,kind=\"error\"} %d\n", r.zone, r.st.Errors)
+		fmt.Fprintf(w, "zonemud_lua_failures_total{zone=%q,kind=\"timeout\"} %d\n", r.zone, r.st.Timeouts)
+	}
+	fmt.Fprintf(w, "# HELP zonemud_lua_scripts_off Scripts switched off by their breaker.\n# TYPE zonemud_lua_scripts_off gauge\n")
+	for _, r := range lua {
+		fmt.Fprintf(w, "zonemud_lua_scripts_off{zone=%q} %d\n", r.zone, r.st.ScriptsOff)
 	}
 	fmt.Fprintf(w, "# HELP zonemud_store_commits_total Committed store transactions.\n# TYPE zonemud_store_commits_total counter\nzonemud_store_commits_total %d\n", s.db.Commits())
 	fmt.Fprintf(w, "# HELP zonemud_store_refused_total Saves refused (stale epoch or ledger conflict).\n# TYPE zonemud_store_refused_total counter\nzonemud_store_refused_total %d\n", s.db.Refused())

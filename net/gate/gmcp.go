@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"strconv"
 	"strings"
-	"time"
 
 	"zonemud/net/telnet"
 )
@@ -80,7 +79,7 @@ func (s *Session) msspFrame() []byte {
 		{Name: "MXP", Values: []string{"0"}},
 		{Name: "SSL", Values: []string{"0"}},
 		{Name: "CRAWL DELAY", Values: []string{"-1"}},
-		{Name: "CREATED", Values: []string{strconv.Itoa(time.Now().Year())}},
+		{Name: "CREATED", Values: []string{strconv.Itoa(g.w.Store().Created().Year())}},
 	}
 	vars = append(vars, g.msspExtra...)
 	return telnet.MSSPFrame(vars)
