@@ -27,6 +27,7 @@ import (
 	"zonemud/internal/config"
 	"zonemud/internal/server"
 	"zonemud/store"
+	"zonemud/world"
 )
 
 // version is set at build time with -ldflags "-X main.version=...".
@@ -137,8 +138,13 @@ func check(cfg *config.Config, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, err)
 		return 1
 	}
-	fmt.Fprintf(stdout, "config ok; areas from %s ok: %d zones, %d rooms, %d mobs, %d items, %d help topics\n",
-		from, len(set.Zones), len(set.Rooms), len(set.Mobs), len(set.Items), len(set.Help))
+	scripts, err := world.CheckScripts(set, cfg.Lua)
+	if err != nil {
+		fmt.Fprintln(stderr, err)
+		return 1
+	}
+	fmt.Fprintf(stdout, "config ok; areas from %s ok: %d zones, %d rooms, %d mobs, %d items, %d help topics, %d scripts\n",
+		from, len(set.Zones), len(set.Rooms), len(set.Mobs), len(set.Items), len(set.Help), scripts)
 	return 0
 }
 

@@ -278,3 +278,25 @@ func TestMain_SSHHostKeySurvivesRestart(t *testing.T) {
 		t.Fatalf("host key changed across a restart: %s, then %s", first, again)
 	}
 }
+
+func TestMain_CheckCompilesScripts(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "mud")
+	var out, errb bytes.Buffer
+	if code := run([]string{"init", dir}, &out, &errb); code != 0 {
+		t.Fatalf("init: %d %s", code, errb.String())
+	}
+	t.Chdir(dir) // relative paths in the config are from the working directory
+	cfg := "config.toml"
+	out.Reset()
+	if code := run([]string{"check", "-config", cfg}, &out, &errb); code != 0 || !strings.Contains(out.String(), "scripts") {
+		t.Fatalf("check of a fresh world: %d %q %q", code, out.String(), errb.String())
+	}
+	lever := filepath.Join("areas", "scripts", "lever.lua")
+	if err := os.WriteFile(lever, []byte("function on_command(\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	errb.Reset()
+	if code := run([]string{"check", "-config", cfg}, &out, &errb); code == 0 || !strings.Contains(errb.String(), "lever.lua") {
+		t.Fatalf("check passed a script that does not compile: code %d, stdout %q stderr %q", code, out.String(), errb.String())
+	}
+}

@@ -9,6 +9,13 @@ import (
 	"zonemud/zone"
 )
 
+// CheckScripts compiles every script in a content set and reports the first
+// problems, as `zonemud check` does before an admin restarts with new areas.
+func CheckScripts(set *content.Set, cfg script.Config) (int, error) {
+	out, err := compileScripts(set, cfg)
+	return len(out.Compiled), err
+}
+
 // compileScripts compiles every script in a content set once. Zones and
 // instances share the results read-only. A script that does not compile is
 // an error naming its file and line, like any other content problem.
