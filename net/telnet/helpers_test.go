@@ -5,7 +5,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-	"unicode"
+
+	"zonemud/net/telnet/telnettest"
 )
 
 // feed runs p through the decoder's state machine and returns every event,
@@ -41,63 +42,11 @@ func (c *conn) send(p []byte) ([]Event, []byte) {
 	return evs, r
 }
 
-// tokenNames are the names the byte notation of tests and transcripts knows.
-var tokenNames = map[string]byte{
-	"IAC": IAC, "DONT": DONT, "DO": DO, "WONT": WONT, "WILL": WILL, "SB": SB, "SE": SE,
-	"GA": GA, "EL": EL, "EC": EC, "AYT": AYT, "AO": AO, "IP": IP, "BRK": BRK, "DM": DM, "NOP": NOP,
-	"EOR_CMD": EOR,
-	"ECHO":    OptEcho, "SGA": OptSGA, "TTYPE": OptTTYPE, "EOR": OptEOR, "NAWS": OptNAWS,
-	"NEW_ENVIRON": OptNewEnviron, "CHARSET": OptCharset, "MSDP": OptMSDP, "MSSP": OptMSSP,
-	"MCCP2": OptMCCP2, "MCCP3": OptMCCP3, "MXP": OptMXP, "GMCP": OptGMCP,
-	"IS": ttypeIS, "SEND": ttypeSEND,
-	"REQUEST": csRequest, "ACCEPTED": csAccepted, "REJECTED": csRejected,
-	"TTABLE_IS": csTTableIs, "TTABLE_REJECTED": csTTableRejected,
-	"MSSP_VAR": msspVar, "MSSP_VAL": msspVal,
-}
-
-// parseBytes reads the byte notation: names from tokenNames, hex bytes as
-// 0xNN, and Go-quoted strings, separated by white space.
-func parseBytes(s string) ([]byte, error) {
-	var b []byte
-	for {
-		s = strings.TrimLeftFunc(s, unicode.IsSpace)
-		if s == "" {
-			return b, nil
-		}
-		if s[0] == '"' {
-			q, err := strconv.QuotedPrefix(s)
-			if err != nil {
-				return nil, fmt.Errorf("bad string at %q: %w", s, err)
-			}
-			v, _ := strconv.Unquote(q)
-			b = append(b, v...)
-			s = s[len(q):]
-			continue
-		}
-		tok := s
-		if i := strings.IndexFunc(s, unicode.IsSpace); i >= 0 {
-			tok = s[:i]
-		}
-		s = s[len(tok):]
-		if v, ok := tokenNames[tok]; ok {
-			b = append(b, v)
-			continue
-		}
-		if strings.HasPrefix(tok, "0x") && len(tok) == 4 {
-			v, err := strconv.ParseUint(tok[2:], 16, 8)
-			if err == nil {
-				b = append(b, byte(v))
-				continue
-			}
-		}
-		return nil, fmt.Errorf("unknown token %q", tok)
-	}
-}
-
-// bs is parseBytes for literals in tests.
+// bs reads bytes in the notation of telnettest.ParseBytes, for literals in
+// tests.
 func bs(t testing.TB, s string) []byte {
 	t.Helper()
-	b, err := parseBytes(s)
+	b, err := telnettest.ParseBytes(s)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,9 +9,12 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"zonemud/net/telnet/telnettest"
 )
 
-// A transcript is a list of blocks; see testdata/transcripts/README.md.
+// block is a transcript block as the replay and the fuzz seeds read it; see
+// testdata/transcripts/README.md.
 type block struct {
 	line      int    // where the block starts, for messages
 	ops       []tOp  // client bytes and server actions, in order
@@ -26,56 +29,43 @@ type tOp struct {
 	bytes  []byte // client bytes, or what the action must return
 }
 
+// parseTranscript reads a transcript with telnettest, the parser the
+// end-to-end replay against the server shares.
 func parseTranscript(text string) ([]block, error) {
-	blocks := []block{{line: 1}}
-	for n, raw := range strings.Split(text, "\n") {
-		ln := strings.TrimSpace(raw)
-		if ln == "" || ln[0] == '#' {
-			continue
+	tr, err := telnettest.ParseTranscript(strings.NewReader(text))
+	if err != nil {
+		return nil, err
+	}
+	blocks := make([]block, 0, len(tr.Blocks))
+	for _, b := range tr.Blocks {
+		ops := make([]tOp, 0, len(b.Ops))
+		for _, op := range b.Ops {
+			ops = append(ops, tOp{action: op.Action, bytes: op.Bytes})
 		}
-		kind, rest, ok := strings.Cut(ln, ":")
-		if !ok {
-			return nil, fmt.Errorf("line %d: no directive in %q", n+1, ln)
-		}
-		rest = strings.TrimSpace(rest)
-		cur := &blocks[len(blocks)-1]
-		switch kind {
-		case "C", "A":
-			if len(blocks) == 1 || len(cur.server) > 0 || cur.hasEvents || len(cur.checks) > 0 {
-				blocks = append(blocks, block{line: n + 1})
-				cur = &blocks[len(blocks)-1]
-			}
-			var op tOp
-			if kind == "A" {
-				op.action, rest, _ = strings.Cut(rest, " ")
-				if op.action != "EchoOff" && op.action != "EchoOn" {
-					return nil, fmt.Errorf("line %d: unknown action %q", n+1, op.action)
-				}
-			}
-			b, err := parseBytes(rest)
-			if err != nil {
-				return nil, fmt.Errorf("line %d: %w", n+1, err)
-			}
-			op.bytes = b
-			cur.ops = append(cur.ops, op)
-		case "S":
-			b, err := parseBytes(rest)
-			if err != nil {
-				return nil, fmt.Errorf("line %d: %w", n+1, err)
-			}
-			cur.server = append(cur.server, b...)
-		case "E":
-			cur.hasEvents = true
-			if rest != "" {
-				cur.events = append(cur.events, rest)
-			}
-		case "X":
-			cur.checks = append(cur.checks, strings.Fields(rest)...)
-		default:
-			return nil, fmt.Errorf("line %d: unknown directive %q", n+1, kind)
-		}
+		blocks = append(blocks, block{line: b.Line, ops: ops, server: b.Server,
+			events: b.Events, hasEvents: b.HasEvents, checks: b.Checks})
 	}
 	return blocks, nil
+}
+
+// The notation's names are telnettest's own (it cannot import this
+// package); they must stay the values of this package's constants.
+func TestTranscripts_NotationNames(t *testing.T) {
+	want := map[string]byte{
+		"IAC": IAC, "DONT": DONT, "DO": DO, "WONT": WONT, "WILL": WILL, "SB": SB, "SE": SE,
+		"GA": GA, "EL": EL, "EC": EC, "AYT": AYT, "AO": AO, "IP": IP, "BRK": BRK, "DM": DM, "NOP": NOP,
+		"EOR_CMD": EOR,
+		"ECHO":    OptEcho, "SGA": OptSGA, "TTYPE": OptTTYPE, "EOR": OptEOR, "NAWS": OptNAWS,
+		"NEW_ENVIRON": OptNewEnviron, "CHARSET": OptCharset, "MSDP": OptMSDP, "MSSP": OptMSSP,
+		"MCCP2": OptMCCP2, "MCCP3": OptMCCP3, "MXP": OptMXP, "GMCP": OptGMCP,
+		"IS": ttypeIS, "SEND": ttypeSEND,
+		"REQUEST": csRequest, "ACCEPTED": csAccepted, "REJECTED": csRejected,
+		"TTABLE_IS": csTTableIs, "TTABLE_REJECTED": csTTableRejected,
+		"MSSP_VAR": msspVar, "MSSP_VAL": msspVal,
+	}
+	if got := telnettest.Names(); !reflect.DeepEqual(got, want) {
+		t.Fatalf("telnettest.Names() = %v, want %v", got, want)
+	}
 }
 
 // checkState compares one key=value with the negotiated state.
