@@ -211,12 +211,6 @@ func (z *Zone) cmdPut(c *Char, args string) {
 		z.sendLine(c, "You put "+line+" in "+cont.short()+".")
 		z.act(c.room, c, c, "$n puts "+line+" in "+cont.short()+".")
 	}
-	if len(put) > 0 {
-		z.dirty(c)
-		if cont.room != nil {
-			z.roomChanged(cont.room, cont)
-		}
-	}
 }
 
 // splitIn splits "sword in chest" into "sword" and "chest".
@@ -398,10 +392,7 @@ func (z *Zone) doorCmd(c *Char, args, verb string) {
 		}
 		it.locked = false
 	}
-	itemsChanged(it)
-	if it.room != nil {
-		z.roomChanged(it.room, it)
-	}
+	z.itemsChanged(it)
 	z.dirty(c)
 	z.sendLine(c, "You "+verb+" "+it.short()+".")
 	z.act(c.room, c, c, "$n "+verb+"s "+it.short()+".")

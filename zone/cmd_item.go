@@ -62,9 +62,6 @@ func (z *Zone) takeItems(c *Char, items []*Item, from string) {
 			z.sendLine(c, "Your hands are full.")
 			break
 		}
-		if it.room != nil {
-			z.roomChanged(it.room, it)
-		}
 		z.itemToChar(it, c)
 		got = append(got, it)
 	}
@@ -145,12 +142,6 @@ func (z *Zone) cmdDrop(c *Char, args string) {
 	for _, line := range groupItems(dropped, func(it *Item) string { return it.short() }) {
 		z.sendLine(c, "You drop "+line+".")
 		z.act(c.room, c, c, "$n drops "+line+".")
-	}
-	if len(dropped) > 0 {
-		z.dirty(c)
-		for _, it := range dropped {
-			z.roomChanged(c.room, it)
-		}
 	}
 }
 

@@ -61,11 +61,13 @@ func itemRecord(it *Item) ItemRecord {
 	return ir
 }
 
-// Every change to what a character carries (an item in or out of its
-// hands, its worn slots or a container it carries, or a carried item's
-// state) must go through the functions below or call itemsChanged, so the
-// character's cached saved form is rebuilt: a stale one would save the
-// wrong items.
+// Every change to where an item is or to its state must go through the
+// functions below or call itemsChanged, on the item where it was before the
+// change and where it is after. That keeps saving whole: the character that
+// carried it and the one that carries it now are both saved in the next
+// checkpoint, with the room it left or reached if that room's items persist.
+// A move saved on one side only would claim an item the store still
+// records somewhere else, and the store would refuse the zone's batch.
 
 // holderOf is the character that carries it, however deep in containers.
 func holderOf(it *Item) *Char {
@@ -75,16 +77,26 @@ func holderOf(it *Item) *Char {
 	return it.carrier
 }
 
-// itemsChanged drops the cached saved form of whoever carries it.
-func itemsChanged(it *Item) {
-	if c := holderOf(it); c != nil {
+// itemsChanged marks whatever holds it, however deep in containers, as
+// changed: the carrying character (its cached saved form is dropped too)
+// or the room it lies in.
+func (z *Zone) itemsChanged(it *Item) {
+	top := it
+	for top.in != nil {
+		top = top.in
+	}
+	if c := top.carrier; c != nil {
 		c.recValid = false
+		z.dirty(c)
+	}
+	if top.room != nil {
+		z.roomChanged(top.room, top)
 	}
 }
 
 // detachItem takes it out of wherever it is.
 func (z *Zone) detachItem(it *Item) {
-	itemsChanged(it)
+	z.itemsChanged(it)
 	switch {
 	case it.room != nil:
 		it.room.items = removeItem(it.room.items, it)
@@ -108,20 +120,21 @@ func (z *Zone) itemToRoom(it *Item, r *Room) {
 	z.detachItem(it)
 	it.room = r
 	r.items = append(r.items, it)
+	z.itemsChanged(it)
 }
 
 func (z *Zone) itemToChar(it *Item, c *Char) {
 	z.detachItem(it)
 	it.carrier = c
 	c.inv = append(c.inv, it)
-	c.recValid = false
+	z.itemsChanged(it)
 }
 
 func (z *Zone) itemToContainer(it *Item, cont *Item) {
 	z.detachItem(it)
 	it.in = cont
 	cont.contents = append(cont.contents, it)
-	itemsChanged(cont)
+	z.itemsChanged(it)
 }
 
 // extractItem destroys it and everything in it.

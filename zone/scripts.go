@@ -528,18 +528,11 @@ func (h scriptHost) Give(item, to script.ID) bool {
 		if c == nil || len(c.inv) >= maxCarry {
 			return false
 		}
-		if it.room != nil {
-			h.z.roomChanged(it.room, it)
-		}
 		h.z.itemToChar(it, c)
-		h.z.dirty(c)
 	case script.KindItem:
 		cont := h.item(to)
 		if cont == nil || cont == it || it.contains(cont) || cont.proto.Type != content.ItemContainer || len(cont.contents) >= cont.proto.Capacity {
 			return false
-		}
-		if c := holderOf(it); c != nil {
-			h.z.dirty(c)
 		}
 		h.z.itemToContainer(it, cont)
 	case script.KindRoom:
@@ -547,11 +540,7 @@ func (h scriptHost) Give(item, to script.ID) bool {
 		if r == nil || len(r.items) >= h.z.cfg.MaxRoomItems {
 			return false
 		}
-		if c := holderOf(it); c != nil {
-			h.z.dirty(c)
-		}
 		h.z.itemToRoom(it, r)
-		h.z.roomChanged(r, it)
 	default:
 		return false
 	}
@@ -573,12 +562,6 @@ func (h scriptHost) Purge(id script.ID) bool {
 		it := h.item(id)
 		if it == nil {
 			return false
-		}
-		if c := holderOf(it); c != nil {
-			h.z.dirty(c)
-		}
-		if it.room != nil {
-			h.z.roomChanged(it.room, it)
 		}
 		h.z.extractItem(it)
 		return true
@@ -602,7 +585,6 @@ func (h scriptHost) Spawn(proto string, where script.ID) (script.ID, bool) {
 		case script.KindChar:
 			if c := h.char(where); c != nil && len(c.inv) < maxCarry {
 				h.z.itemToChar(it, c)
-				h.z.dirty(c)
 				return itemID(it), true
 			}
 		case script.KindRoom:
