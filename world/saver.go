@@ -3,6 +3,7 @@ package world
 import (
 	"errors"
 	"log/slog"
+	"slices"
 	"sync"
 	"time"
 
@@ -28,6 +29,16 @@ type saver struct {
 	// error it returns fails the commit as a full disk would.
 	inject func() error
 
+	// held keeps the records of characters that left the world in a batch
+	// that did not commit (a full disk, a refused batch). No zone holds
+	// them any more, so each is the only copy newer than the store's:
+	// every commit retries them, and a load of that name takes the held
+	// record instead of the store's older one. Saver goroutine only.
+	held map[string]*heldRecord
+	// retryEvery is how often held records are retried when nothing else
+	// is being written.
+	retryEvery time.Duration
+
 	lastCommit     time.Duration // saver goroutine only
 	slowestCommit  time.Duration // saver goroutine only
 	committedBytes int64         // saver goroutine only
@@ -37,6 +48,15 @@ type saverOp struct {
 	batch *zone.SaveBatch
 	load  *loadReq
 	flush chan struct{} // closed once every op before it is done
+	// release drops a held record: its character came back into the
+	// world from memory, and the zone that holds it now saves it.
+	release string
+}
+
+// heldRecord is a leaver's record waiting for a commit that succeeds.
+type heldRecord struct {
+	zone string
+	rec  *zone.CharRecord
 }
 
 type loadReq struct {
@@ -50,7 +70,8 @@ type loadResult struct {
 }
 
 func newSaver(db *store.DB, log *slog.Logger) *saver {
-	return &saver{db: db, log: log, signal: make(chan struct{}, 1)}
+	return &saver{db: db, log: log, signal: make(chan struct{}, 1),
+		held: map[string]*heldRecord{}, retryEvery: 5 * time.Second}
 }
 
 func (s *saver) push(op saverOp) {
@@ -74,6 +95,9 @@ func (s *saver) load(name string) (*store.Character, error) {
 	return res.c, res.err
 }
 
+// release drops any held record of name, after saves queued before it.
+func (s *saver) release(name string) { s.push(saverOp{release: name}) }
+
 // flush waits until everything queued so far is written.
 func (s *saver) flush() {
 	done := make(chan struct{})
@@ -85,13 +109,21 @@ func (s *saver) flush() {
 // empty.
 func (s *saver) run(stop <-chan struct{}) {
 	for {
+		var retry <-chan time.Time
+		if len(s.held) > 0 {
+			retry = time.After(s.retryEvery)
+		}
 		select {
 		case <-s.signal:
+		case <-retry:
+			s.commit(nil)
+			continue
 		case <-stop:
 			s.mu.Lock()
 			empty := len(s.q) == 0
 			s.mu.Unlock()
 			if empty {
+				s.finish()
 				return
 			}
 		}
@@ -119,8 +151,18 @@ func (s *saver) process(ops []saverOp) {
 			pending = append(pending, op.batch)
 		case op.load != nil:
 			commit()
+			if h := s.held[op.load.name]; h != nil {
+				// Newer than the store's: the character left in a batch that
+				// did not commit. The login that asked takes it over.
+				delete(s.held, op.load.name)
+				op.load.reply <- loadResult{c: toStore(h.rec)}
+				continue
+			}
 			c, err := s.db.Character(op.load.name)
 			op.load.reply <- loadResult{c, err}
+		case op.release != "":
+			commit()
+			delete(s.held, op.release)
 		case op.flush != nil:
 			commit()
 			close(op.flush)
@@ -129,7 +171,62 @@ func (s *saver) process(ops []saverOp) {
 	commit()
 }
 
+// finish makes a last attempt at the held records when the world stops,
+// and names in the log every character whose last progress is lost.
+func (s *saver) finish() {
+	if len(s.held) == 0 {
+		return
+	}
+	s.commit(nil)
+	for name, h := range s.held {
+		s.log.Error("saver: character's last save never committed; its progress since the one before is lost", "name", name, "zone", h.zone)
+	}
+}
+
+// heldBatch is one batch of every held record, last in a group commit so
+// that releases in the zones' batches come first.
+func (s *saver) heldBatch() *zone.SaveBatch {
+	b := &zone.SaveBatch{Zone: "(held leavers)"}
+	for name, h := range s.held {
+		b.Chars = append(b.Chars, h.rec)
+		b.Leaving = append(b.Leaving, name)
+	}
+	return b
+}
+
+// settle updates the held records after a batch's result: a leaver whose
+// save committed is done; one refused for an older epoch has a newer owner
+// and is dropped; any other is held for the next commit.
+func (s *saver) settle(b *zone.SaveBatch, res error) {
+	if len(b.Leaving) == 0 {
+		return
+	}
+	var be *store.BatchError
+	errors.As(res, &be)
+	for _, name := range b.Leaving {
+		if res == nil || (be != nil && slices.Contains(be.Stale, name)) {
+			delete(s.held, name)
+			continue
+		}
+		for _, rec := range b.Chars {
+			if rec.Name == name {
+				if s.held[name] == nil {
+					s.log.Warn("saver: a leaver's save did not commit; holding it to retry", "name", name, "zone", b.Zone, "err", res)
+					s.held[name] = &heldRecord{zone: b.Zone, rec: rec}
+				}
+				break
+			}
+		}
+	}
+}
+
 func (s *saver) commit(batches []*zone.SaveBatch) {
+	if len(s.held) > 0 {
+		batches = append(batches[:len(batches):len(batches)], s.heldBatch())
+	}
+	if len(batches) == 0 {
+		return
+	}
 	sb := make([]*store.Batch, len(batches))
 	for i, b := range batches {
 		sb[i] = toStoreBatch(b)
@@ -161,6 +258,7 @@ func (s *saver) commit(batches []*zone.SaveBatch) {
 		if errors.As(res, &be) {
 			s.log.Error("saver: batch refused", "zone", b.Zone, "stale", be.Stale, "conflicts", be.Conflicts)
 		}
+		s.settle(b, res)
 		if b.Done != nil {
 			b.Done(res)
 		}

@@ -86,3 +86,78 @@ func waitFor(t *testing.T, cond func() bool) {
 		time.Sleep(20 * time.Millisecond)
 	}
 }
+
+// A character that quits while the disk refuses writes is out of every
+// zone, so its failed save is the only copy of what it did: the saver
+// holds it, a new login takes it instead of the store's older record, and
+// once the disk recovers a held record is written without anyone logging in.
+func TestSaver_LeaverOnAFailingDiskIsNotLost(t *testing.T) {
+	zcfg := zone.DefaultConfig()
+	zcfg.CheckpointSecs = 1
+	w := testWorldCfg(t, zcfg)
+	w.saver.retryEvery = 100 * time.Millisecond
+	var failing atomic.Bool
+	w.saver.inject = func() error {
+		if failing.Load() {
+			return errors.New("no space left on device (injected)")
+		}
+		return nil
+	}
+	w.Start()
+	defer func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		_ = w.Shutdown(ctx)
+	}()
+	stored := func(name, room, proto string) bool {
+		c, err := w.db.Character(name)
+		if err != nil || c.Place.Room != room {
+			return false
+		}
+		for _, it := range c.Items {
+			if it.Proto == proto {
+				return true
+			}
+		}
+		return proto == ""
+	}
+	play := func(name string) {
+		s := &nullSession{}
+		if err := w.Enter(name, s); err != nil {
+			t.Fatal(err)
+		}
+		waitFor(t, func() bool { return s.Zone() != nil })
+		s.Zone().Input(s, 1, "west")
+		waitFor(t, func() bool { return stored(name, "emberfall:room:market", "") })
+		failing.Store(true)
+		z := s.Zone()
+		z.Input(s, 2, "east")
+		z.Input(s, 3, "south")
+		z.Input(s, 4, "get lantern")
+		z.Input(s, 5, "quit")
+		waitFor(t, func() bool { return w.Where(name) == nil })
+		w.Flush()
+	}
+
+	// Back in while the disk still fails: the login gets the held record.
+	play("Hella")
+	s := &nullSession{}
+	if err := w.Enter("Hella", s); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, func() bool { return s.Zone() != nil })
+	failing.Store(false)
+	s.Zone().Input(s, 6, "save")
+	waitFor(t, func() bool { return stored("Hella", "emberfall:room:inn", "emberfall:item:lantern") })
+	s.Zone().Input(s, 7, "quit")
+	waitFor(t, func() bool { return w.Where("Hella") == nil })
+
+	// Never back: the held record is written when the disk recovers.
+	play("Holt")
+	if stored("Holt", "emberfall:room:inn", "") {
+		t.Fatal("a save committed while the disk was failing")
+	}
+	failing.Store(false)
+	// (Hella took the inn's only lantern, so Holt's hands are empty.)
+	waitFor(t, func() bool { return stored("Holt", "emberfall:room:inn", "") })
+}

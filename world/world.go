@@ -265,6 +265,9 @@ func (w *World) HandBack(rec *zone.CharRecord, why string) {
 			s.Close("The world is shutting down. Please come back in a moment.")
 		} else {
 			rec.Epoch = w.epoch.Add(1)
+			// The body goes straight back into the world from memory; if
+			// its leaving save fails, the saver must not keep a copy too.
+			w.saver.release(rec.Name)
 			r.zone.Arrive(rec, s, rec.Room, "")
 			return
 		}

@@ -146,7 +146,7 @@ func (z *Zone) transferOut(c *Char, dest *Zone, room, from string) {
 	rec.Room = room // saved where it is going, so a crash now restores it there
 	rec.Zone = dest.id
 	z.forget(c)
-	z.checkpoint([]*CharRecord{rec})
+	z.checkpoint([]*CharRecord{rec}, false)
 	// The character travels as a new value; the old one stays behind,
 	// emptied, for whatever in this zone still points at it (a timer, a
 	// fight): those see a character that has gone, and never touch what

@@ -89,7 +89,7 @@ func (z *Zone) SavedForTest(name string, arrival, ver uint64, err error) {
 }
 
 // CheckpointForTest runs a checkpoint now.
-func (z *Zone) CheckpointForTest() { z.checkpoint(nil) }
+func (z *Zone) CheckpointForTest() { z.checkpoint(nil, false) }
 
 // CheckpointInterval is the checkpoint interval in pulses.
 func (z *Zone) CheckpointInterval() uint64 {

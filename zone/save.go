@@ -49,8 +49,8 @@ func (z *Zone) startCheckpoints() {
 	}
 	phase := 1 + uint64(z.rng.Int64N(int64(interval)))
 	z.pulses.after(phase, func() {
-		z.checkpoint(nil)
-		z.pulses.every(interval, func() { z.checkpoint(nil) })
+		z.checkpoint(nil, false)
+		z.pulses.every(interval, func() { z.checkpoint(nil, false) })
 	})
 }
 
@@ -74,10 +74,15 @@ func (z *Zone) roomChanged(r *Room, it *Item) {
 }
 
 // checkpoint queues one batch with every dirty character, every leaver in
-// leaving (already out of the zone), and every changed persistent room.
-// It does nothing when nothing changed.
-func (z *Zone) checkpoint(leaving []*CharRecord) {
+// leaving (already out of the zone; out of the world too if outOfWorld),
+// and every changed persistent room. It does nothing when nothing changed.
+func (z *Zone) checkpoint(leaving []*CharRecord, outOfWorld bool) {
 	b := &SaveBatch{Zone: z.id}
+	if outOfWorld {
+		for _, rec := range leaving {
+			b.Leaving = append(b.Leaving, rec.Name)
+		}
+	}
 	var entries []savedEntry
 	for _, c := range z.players {
 		if c.pl.ver == c.pl.savedVer {

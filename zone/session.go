@@ -244,7 +244,7 @@ func (z *Zone) handBack(c *Char, why string) {
 	z.stopFighting(c)
 	c.ticker.cancel()
 	z.forget(c)
-	z.checkpoint([]*CharRecord{rec})
+	z.checkpoint([]*CharRecord{rec}, true)
 	// The batch now belongs to the saver; the shard gets its own copy.
 	z.shard.HandBack(rec.Clone(), why)
 }

@@ -85,6 +85,12 @@ type SaveBatch struct {
 	Chars []*CharRecord
 	// Rooms are the persistent objects of rooms whose lying items changed.
 	Rooms []RoomRecord
+	// Leaving names the records in Chars whose characters have left the
+	// world (quit, link-dead reap, fault, stop): no zone holds them any
+	// more, so if the batch does not commit, the saver keeps those records
+	// and retries them rather than lose what the player did since their
+	// last save.
+	Leaving []string
 	// Done, if set, is called by the saver (on its own goroutine) when the
 	// batch has committed or failed. It must only post.
 	Done func(err error)

@@ -529,7 +529,7 @@ func (z *Zone) stop() {
 		leavers = append(leavers, l)
 		recs = append(recs, l.rec)
 	}
-	z.checkpoint(recs)
+	z.checkpoint(recs, true)
 	if z.vm != nil {
 		z.vm.Close()
 	}
