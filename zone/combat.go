@@ -199,6 +199,14 @@ func (z *Zone) hurt(v *Char, dmg int, by *Char, byName string) bool {
 		}
 		return false
 	}
+	if by == nil && byName != "" {
+		// Damage over time kills in the name of whoever applied it: if
+		// they are still in the zone, the kill, its experience and the
+		// first claim on the corpse are theirs.
+		if p := z.players[byName]; p != nil && p != v && p.room != nil {
+			by = p
+		}
+	}
 	z.die(v, by)
 	return true
 }

@@ -88,6 +88,26 @@ func (z *Zone) newCorpse(m, by *Char) *Item {
 	return it
 }
 
+// decayPlayerCorpse schedules a player's corpse to crumble after the decay
+// time, leaving what it held on the floor: a player's gear is never
+// destroyed by the rot. (A corpse is not saved; a restart spills it too.)
+func (z *Zone) decayPlayerCorpse(corpse *Item) {
+	g := z.set.Game.Combat
+	z.tasks.ScheduleReplacing(taskKey{id: corpse.id, kind: "decay"}, z.pulses.now, z.pulsesOf(g.CorpseDecaySecs), func() {
+		if z.items[corpse.rid] != corpse || corpse.room == nil {
+			return
+		}
+		room := corpse.room
+		for _, it := range append([]*Item(nil), corpse.contents...) {
+			z.itemToRoom(it, room)
+		}
+		for _, o := range room.people {
+			z.sendLine(o, capFirst(corpse.short())+" crumbles to dust, leaving its belongings behind.")
+		}
+		z.extractItem(corpse)
+	})
+}
+
 // corpseProto is the prototype of a mob's corpse, made once per mob
 // prototype. Corpses are never saved: they are not takeable and rot.
 func (z *Zone) corpseProto(m *content.Mob) *content.Item {
@@ -138,6 +158,7 @@ func (z *Zone) playerDies(v, by *Char) {
 			z.itemToContainer(it, corpse)
 		}
 		z.itemToRoom(corpse, v.room)
+		z.decayPlayerCorpse(corpse)
 	}
 	// Harmful affects end; the rest stay. The body is whole again.
 	for i := 0; i < len(v.affects); i++ {

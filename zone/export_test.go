@@ -192,3 +192,28 @@ func (z *Zone) AffectMobsForTest(mob, room string, n int) {
 		z.applyAffect(m, long, nil)
 	}
 }
+
+// PoisonMobForTest puts an affect from a player on the first mob of a
+// prototype in the player's room, and brings the mob down to hp.
+func (z *Zone) PoisonMobForTest(player, mob, affect string, hp int) bool {
+	p := z.players[player]
+	for _, c := range p.room.people {
+		if c.mob != nil && c.mob.Ref == mob {
+			c.hp = hp
+			return z.applyAffect(c, z.set.Game.Affects[affect], p)
+		}
+	}
+	return false
+}
+
+// ExpForTest is a player's experience.
+func (z *Zone) ExpForTest(name string) int { return z.players[name].exp }
+
+// GameForTest is the zone's game data, for a test to change a rule.
+func (z *Zone) GameForTest() *content.Game { return z.set.Game }
+
+// KillForTest deals a player more damage than they have hit points.
+func (z *Zone) KillForTest(name string) {
+	c := z.players[name]
+	z.hurt(c, c.hp+1000, nil, "")
+}

@@ -202,3 +202,54 @@ func TestItems_BadInput(t *testing.T) {
 		t.Fatalf("%d faults from bad item commands", z.Faults())
 	}
 }
+
+// A mob killed by damage over time dies like any other, without a fault:
+// the kill, its experience and the corpse are the poisoner's, if present.
+func TestAffects_DamageOverTimeKills(t *testing.T) {
+	z, s := gameZone(t, 3)
+	if !z.PoisonMobForTest("Duelist", "emberfall:mob:rat", "poisoned", 1) {
+		t.Fatal("no rat to poison in the cellar")
+	}
+	for i := 0; i < 100 && !strings.Contains(s.text(), "is DEAD!"); i++ {
+		z.TickForTest()
+		z.DrainForTest()
+	}
+	if n := z.Faults(); n != 0 {
+		t.Fatalf("%d faults while the poison killed the rat:\n%s", n, s.text())
+	}
+	if !strings.Contains(s.text(), "is DEAD!") {
+		t.Fatalf("the poisoned rat did not die:\n%s", s.text())
+	}
+	if z.ExpForTest("Duelist") == 0 {
+		t.Fatal("the poisoner gained no experience for the kill")
+	}
+	z.InputForTest(s, 1, "get all from corpse")
+	if out := s.text(); strings.Contains(out, "not yours to loot") {
+		t.Fatalf("the poisoner may not loot their own kill:\n%s", out)
+	}
+}
+
+// With death_drops_items, a slain player's gear goes into a corpse only
+// they may loot; when it rots, the gear falls to the floor: never destroyed.
+func TestDeath_PlayerCorpseRotsIntoItsContents(t *testing.T) {
+	z, s := gameZone(t, 5)
+	g := z.GameForTest()
+	g.Combat.DeathDropsItems = true
+	g.Combat.CorpseDecaySecs = 2
+	z.DropForTest("emberfall:item:bread", "emberfall:room:cellar", 1)
+	z.InputForTest(s, 1, "get bread")
+	z.KillForTest("Duelist")
+	if n := z.RoomItems("emberfall:room:cellar", "emberfall:item:bread"); n != 0 {
+		t.Fatalf("the bread lies loose in the cellar at death (%d); want it in the corpse", n)
+	}
+	for i := 0; i < 12; i++ { // 3 s of pulses
+		z.TickForTest()
+		z.DrainForTest()
+	}
+	if n := z.RoomItems("emberfall:room:cellar", "emberfall:item:bread"); n != 1 {
+		t.Fatalf("after the corpse rotted the cellar holds %d bread, want 1", n)
+	}
+	if n := z.RoomItems("emberfall:room:cellar", "emberfall:item:corpse_of_player"); n != 0 {
+		t.Fatal("the corpse did not rot")
+	}
+}

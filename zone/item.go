@@ -91,6 +91,9 @@ func (z *Zone) itemsChanged(it *Item) {
 	}
 	if top.room != nil {
 		z.roomChanged(top.room, top)
+		if it != top {
+			z.roomChanged(top.room, it) // a persistent item in a corpse
+		}
 	}
 }
 

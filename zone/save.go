@@ -113,11 +113,21 @@ func (z *Zone) checkpoint(leaving []*CharRecord, outOfWorld bool) {
 }
 
 // persistentItems lists the items of r that survive a restart: everything
-// in a storage room, items flagged persistent anywhere.
+// in a storage room, items flagged persistent anywhere. A corpse is never
+// saved (it rots, and its prototype is made at death), but what it holds
+// is, as if it lay on the floor: a restart spills it.
 func (z *Zone) persistentItems(r *Room) []ItemRecord {
 	storage := r.proto.Flags.Has(content.RoomStorage)
 	var out []ItemRecord
 	for _, it := range r.items {
+		if it.proto.Type == content.ItemCorpse {
+			for _, sub := range it.contents {
+				if storage || sub.proto.Flags.Has(content.ItemPersistent) {
+					out = append(out, itemRecord(sub))
+				}
+			}
+			continue
+		}
 		if storage || it.proto.Flags.Has(content.ItemPersistent) {
 			out = append(out, itemRecord(it))
 		}

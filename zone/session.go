@@ -298,6 +298,9 @@ func (z *Zone) sortedPlayers() []*Char {
 
 // sendLine queues a line of text for c.
 func (z *Zone) sendLine(c *Char, text string) {
+	if c == nil {
+		return // no one to tell: damage over time, a room's script
+	}
 	p := c.pl
 	if p == nil || p.sess == nil {
 		return
