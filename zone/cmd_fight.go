@@ -58,7 +58,7 @@ func (z *Zone) cmdFlee(c *Char, args string) {
 	}
 	var ways []content.Dir
 	for d := content.Dir(0); d < content.NumDirs; d++ {
-		if c.room.exitOpen(d) {
+		if c.room.exitOpen(d) && z.canGo(c, d) {
 			ways = append(ways, d)
 		}
 	}
@@ -237,7 +237,10 @@ func (z *Zone) useAbility(c *Char, ab *content.Ability, target *Char) bool {
 			return false
 		}
 	}
-	harmful := ab.Target == "enemy"
+	// An ability aimed at anyone is harmful when it hurts or afflicts:
+	// safe rooms and PvP consent apply to it as to an attack.
+	harmful := ab.Target == "enemy" ||
+		(target != c && (ab.HasDamage || (ab.Apply != nil && ab.Apply.Harmful)))
 	if harmful {
 		if ok, why := z.canHarm(c, target); !ok {
 			z.sendLine(c, why)

@@ -230,6 +230,11 @@ func (z *Zone) lookIn(c *Char, what string) {
 	if ok {
 		cont = pickItem(spec, c.carried(), c.room.items)
 	}
+	z.showContents(c, cont)
+}
+
+// showContents tells c what a container holds, or why it cannot see.
+func (z *Zone) showContents(c *Char, cont *Item) {
 	switch {
 	case cont == nil:
 		z.sendLine(c, "You do not see that here.")

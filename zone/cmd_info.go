@@ -284,7 +284,7 @@ func (z *Zone) describeItem(c *Char, it *Item) {
 	}
 	z.sendLine(c, wrap(desc, z.width(c)))
 	if it.proto.Type == content.ItemContainer || it.proto.Type == content.ItemCorpse {
-		z.lookIn(c, "1."+it.keywords()[0])
+		z.showContents(c, it)
 	}
 }
 

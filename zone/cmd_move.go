@@ -70,6 +70,17 @@ func (z *Zone) move(c *Char, d content.Dir) bool {
 	return true
 }
 
+// canGo reports whether move(c, d) through an open exit would succeed:
+// the room beyond is in this zone, or in a zone that is up and c is a
+// player (mobs stay in their zone).
+func (z *Zone) canGo(c *Char, d content.Dir) bool {
+	to := c.room.proto.Exits[d].To
+	if z.localRoom(to) != nil {
+		return true
+	}
+	return c.pl != nil && z.shard.Zone(parseRef(to).zone) != nil
+}
+
 // arrived runs what happens when c has come into room: aggressive mobs
 // notice a player, an aggressive mob notices the players there, and the
 // room's and mobs' scripts hear of it.

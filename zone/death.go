@@ -38,6 +38,7 @@ func (z *Zone) mobDies(m, by *Char) {
 	if by != nil && by.pl != nil {
 		if m.gold > 0 {
 			by.gold += m.gold
+			z.dirty(by)
 			z.sendLine(by, "You take "+itoa(m.gold)+" gold coins from the body.")
 		}
 		exp := m.mob.Exp

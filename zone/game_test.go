@@ -253,3 +253,38 @@ func TestDeath_PlayerCorpseRotsIntoItsContents(t *testing.T) {
 		t.Fatal("the corpse did not rot")
 	}
 }
+
+// examine looks into the very container named, not the first one with
+// that keyword.
+func TestItems_ExamineNumberedContainer(t *testing.T) {
+	z, s := gameZone(t, 1)
+	z.DropForTest("whisperwood:item:strongbox", "emberfall:room:cellar", 1) // closed, locked
+	z.DropForTest("ashridge:item:pay_chest", "emberfall:room:cellar", 1)   // closed
+	z.InputForTest(s, 1, "open 2.chest")
+	z.InputForTest(s, 2, "examine 2.chest")
+	out := s.text()
+	if !strings.Contains(out, "The iron pay chest is empty.") || strings.Contains(out, "strongbox is closed") {
+		t.Fatalf("examine 2.chest did not look into the pay chest:\n%s", out)
+	}
+}
+
+// An ability that may target anyone is still an attack when it hurts:
+// players who have not agreed to PvP cannot be struck with it.
+func TestAbilities_AnyTargetHarmNeedsConsent(t *testing.T) {
+	z, s := gameZone(t, 1)
+	g := z.GameForTest()
+	zap := *g.Ability("strike")
+	zap.Name, zap.Target, zap.Level, zap.CooldownPulses, zap.LagPulses = "zap", "any", 1, 0, 0
+	g.Abilities = append(g.Abilities, &zap)
+	v := &logSession{benchSession: benchSession{id: 777}}
+	z.Arrive(&zone.CharRecord{Name: "Bystander", Level: 1}, v, "emberfall:room:cellar", "")
+	z.DrainForTest()
+	_, _, before, _ := z.StatsForTest("Bystander")
+	z.InputForTest(s, 1, "zap bystander")
+	if _, _, hp, _ := z.StatsForTest("Bystander"); hp != before {
+		t.Fatalf("a player without PvP was zapped: hp %d -> %d\n%s", before, hp, s.text())
+	}
+	if !strings.Contains(s.text(), "agreed to it (pvp)") {
+		t.Fatalf("no refusal naming PvP consent:\n%s", s.text())
+	}
+}
