@@ -259,7 +259,7 @@ func TestDeath_PlayerCorpseRotsIntoItsContents(t *testing.T) {
 func TestItems_ExamineNumberedContainer(t *testing.T) {
 	z, s := gameZone(t, 1)
 	z.DropForTest("whisperwood:item:strongbox", "emberfall:room:cellar", 1) // closed, locked
-	z.DropForTest("ashridge:item:pay_chest", "emberfall:room:cellar", 1)   // closed
+	z.DropForTest("ashridge:item:pay_chest", "emberfall:room:cellar", 1)    // closed
 	z.InputForTest(s, 1, "open 2.chest")
 	z.InputForTest(s, 2, "examine 2.chest")
 	out := s.text()
