@@ -164,13 +164,33 @@ func (z *Zone) transferOut(c *Char, dest *Zone, room, from string) {
 	// the other zone now owns.
 	nc := c.handOver()
 	nc.pl.sess = s // forget dropped the link; the session travels with the character
-	m := transferMsg{ch: nc, room: room, from: from, via: "walk"}
+	m := transferMsg{ch: nc, room: room, from: from, via: "walk", sentAt: z.pulses.now}
 	z.shard.Moving(c.name, dest, func() {
 		dest.send(m)
 		if s != nil {
 			s.SetZone(dest)
 		}
 	})
+}
+
+// rebaseTimers moves c's timers from the clock of the zone that sent it,
+// which stood at sentAt, to this zone's clock: what was left is left.
+func (z *Zone) rebaseTimers(c *Char, sentAt uint64) {
+	rebase := func(at uint64) uint64 {
+		if at <= sentAt {
+			return 0
+		}
+		return z.pulses.now + (at - sentAt)
+	}
+	c.lagUntil = rebase(c.lagUntil)
+	c.protected = rebase(c.protected)
+	for ab, at := range c.cooldown {
+		if at = rebase(at); at == 0 {
+			delete(c.cooldown, ab)
+		} else {
+			c.cooldown[ab] = at
+		}
+	}
 }
 
 // handleTransfer receives a character from another zone: new rids here, a
@@ -196,6 +216,7 @@ func (z *Zone) handleTransfer(m transferMsg) {
 		return
 	}
 	z.adopt(c)
+	z.rebaseTimers(c, m.sentAt)
 	room := z.localRoom(m.room)
 	if room == nil {
 		room = z.startRoom()

@@ -55,6 +55,10 @@ type transferMsg struct {
 	// via tells the arrival how the character came: "walk" shows the
 	// ordinary arrival line; others are for later kinds of travel.
 	via string
+	// sentAt is the sending zone's pulse when it let go. The character's
+	// timers (lag, cooldowns, protection) are pulses of that zone's clock;
+	// each zone's clock runs its own count, so the receiver rebases them.
+	sentAt uint64
 }
 
 // tellMsg delivers a tell to a player this zone holds.
