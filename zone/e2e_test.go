@@ -65,3 +65,26 @@ func TestZone_DormantZoneSleepsAndCatchesUp(t *testing.T) {
 		t.Fatalf("after waking the zone's clock reads %d pulses, want about %d", got, want)
 	}
 }
+
+// A fault while a login arrives in its zone disconnects that login and
+// hands the character back, so the next login works instead of waiting on
+// a zone that never took the character in.
+func TestZone_FaultInArrivalDoesNotStrand(t *testing.T) {
+	srv := servertest.Start(t, nil)
+	a := servertest.Dial(t, srv.TelnetAddr())
+	a.Create("Strand", "strand-pass")
+	a.DoExpect("quit", "Farewell")
+	srv.World().Zone("emberfall").FaultArrivalsForTest(1)
+	a2 := servertest.Dial(t, srv.TelnetAddr())
+	a2.Expect("name")
+	a2.Send("Strand")
+	a2.Expect("password")
+	a2.Send("strand-pass")
+	a2.Expect("Something went wrong on our side")
+	if !a2.WaitClosed(5 * time.Second) {
+		t.Fatal("the login whose arrival faulted was not disconnected")
+	}
+	a3 := servertest.Dial(t, srv.TelnetAddr())
+	a3.Login("Strand", "strand-pass")
+	a3.DoExpect("look", "Square")
+}

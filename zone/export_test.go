@@ -217,3 +217,24 @@ func (z *Zone) KillForTest(name string) {
 	c := z.players[name]
 	z.hurt(c, c.hp+1000, nil, "")
 }
+
+// SetCooldownForTest makes a player's ability ready only after pulses more.
+func (z *Zone) SetCooldownForTest(name, ability string, pulses uint64) {
+	c := z.players[name]
+	if c.cooldown == nil {
+		c.cooldown = map[string]uint64{}
+	}
+	c.cooldown[ability] = z.pulses.now + pulses
+}
+
+// CooldownLeft is how many pulses remain before a player's ability is ready.
+func (z *Zone) CooldownLeft(name, ability string) uint64 {
+	at := z.players[name].cooldown[ability]
+	if at <= z.pulses.now {
+		return 0
+	}
+	return at - z.pulses.now
+}
+
+// FaultArrivalsForTest makes the next n arrivals in the zone panic halfway.
+func (z *Zone) FaultArrivalsForTest(n int32) { z.faultArrivals.Store(n) }

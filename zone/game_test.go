@@ -288,3 +288,27 @@ func TestAbilities_AnyTargetHarmNeedsConsent(t *testing.T) {
 		t.Fatalf("no refusal naming PvP consent:\n%s", s.text())
 	}
 }
+
+// Zones count their own pulses, so a cooldown carried across a border
+// keeps what was left of it, not a pulse number of the other zone's clock.
+func TestTransfer_TimersKeepWhatWasLeft(t *testing.T) {
+	w, z1 := benchWorld(t)
+	z2 := w.Zone("whisperwood")
+	z2.BootForTest()
+	for i := 0; i < 1000; i++ {
+		z1.TickForTest()
+	}
+	s := enter(t, z1, "Wayfarer")
+	z1.SetDoorForTest("emberfall:room:north_gate", "north", "open")
+	z1.SetCooldownForTest("Wayfarer", "strike", 40)
+	for i, dir := range []string{"north", "north", "north", "north"} {
+		z1.InputForTest(s, uint64(i+1), dir)
+	}
+	z2.DrainForTest()
+	if s.Zone() != z2 {
+		t.Fatalf("Wayfarer did not reach Whisperwood; last output %q", s.Last())
+	}
+	if left := z2.CooldownLeft("Wayfarer", "strike"); left != 40 {
+		t.Fatalf("cooldown after the border: %d pulses left, want the 40 that were left", left)
+	}
+}

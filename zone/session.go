@@ -41,6 +41,10 @@ func (z *Zone) handleArrive(m arriveMsg) {
 	c.rid = z.newRID()
 	z.chars[c.rid] = c
 	c.home = z
+	if z.faultArrivals.Load() > 0 {
+		z.faultArrivals.Add(-1)
+		panic("an arrival fault injected by a test")
+	}
 	for _, it := range c.carried() {
 		z.adoptTree(it)
 	}

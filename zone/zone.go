@@ -116,6 +116,10 @@ type Zone struct {
 	sleeping     atomic.Bool                   // atomic: the ticker is stopped (dormant)
 	luaStats     atomic.Pointer[script.Stats]  // atomic: the VM's stats, published at most once a second
 	luaAt        time.Time                     // zone goroutine only: when luaStats was last published
+
+	// faultArrivals, set by tests only, makes that many arrivals panic
+	// halfway, to show a fault never strands a character.
+	faultArrivals atomic.Int32
 }
 
 // RosterEntry is one player as `who` shows it.
@@ -423,6 +427,7 @@ func (z *Zone) handle(m msg) {
 				s = fs.session()
 			}
 			z.recovered(fmt.Sprintf("%T", m), v, s)
+			z.unstrand(m)
 		}
 	}()
 	switch m := m.(type) {
@@ -479,6 +484,57 @@ func (z *Zone) recovered(what string, v any, s Session) {
 		}()
 	}
 	s.Close(fmt.Sprintf("Something went wrong on our side (event %s). Your character is safe; please log in again.", event))
+}
+
+// unstrand runs after a fault in the arrival of a character (a login or a
+// walk from another zone). The world already records this zone as the
+// character's holder; if the fault struck before the zone took the
+// character in, nobody holds it and every later login would wait on a zone
+// that does not have it. The character is handed back, and its session
+// closed, so the next login starts clean from the store.
+func (z *Zone) unstrand(m msg) {
+	var rec *CharRecord
+	var s Session
+	switch m := m.(type) {
+	case arriveMsg:
+		if m.rec == nil || z.players[m.rec.Name] != nil {
+			return
+		}
+		rec, s = m.rec, m.sess
+		for rid, c := range z.chars { // a body half made before the fault
+			if c.pl != nil && c.name == rec.Name {
+				if c.room != nil {
+					c.room.removeChar(c)
+				}
+				delete(z.chars, rid)
+			}
+		}
+	case transferMsg:
+		if m.ch == nil || z.players[m.ch.name] != nil {
+			return
+		}
+		s = m.ch.pl.sess
+		defer func() {
+			if v := recover(); v != nil {
+				z.log.Error("zone: cannot rebuild the record of a character whose arrival faulted; it stays stranded until restart", "name", m.ch.name, "panic", fmt.Sprint(v))
+			}
+		}()
+		if m.ch.room != nil {
+			m.ch.room.removeChar(m.ch)
+		}
+		rec = z.record(m.ch)
+		z.forget(m.ch)
+	default:
+		return
+	}
+	if rec == nil {
+		return
+	}
+	z.log.Error("zone: handing back a character whose arrival faulted", "name", rec.Name)
+	z.shard.HandBack(rec, "fault")
+	if s != nil {
+		s.Close("Something went wrong on our side as you arrived. Your character is safe; please log in again.")
+	}
 }
 
 // boot builds the zone's world: rooms are made in New; here the resets run.
