@@ -91,8 +91,12 @@ func (s *Session) play() {
 		}
 	}
 	// The connection went without a quit: the character goes link-dead.
+	// The drop is posted even if the session was closing. A close the gate
+	// made (output overflow) leaves the character bound to this session,
+	// and only the drop frees it; a zone that closed the session itself
+	// (quit, takeover, idle, shutdown) unbound it first and ignores the drop.
 	s.gone.Store(true)
-	if z := s.Zone(); z != nil && !s.out.isClosing() {
+	if z := s.Zone(); z != nil {
 		z.Dropped(s)
 	}
 }

@@ -80,13 +80,6 @@ func (q *outQueue) recycle(b []byte) {
 	q.mu.Unlock()
 }
 
-// isClosing reports whether a close frame has been queued.
-func (q *outQueue) isClosing() bool {
-	q.mu.Lock()
-	defer q.mu.Unlock()
-	return q.closing
-}
-
 // nextFrame splits the first frame off b.
 func nextFrame(b []byte) (kind byte, data, rest []byte, ok bool) {
 	if len(b) < 5 {

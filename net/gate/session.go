@@ -195,8 +195,8 @@ func (s *Session) colorLevel() content.ColorLevel {
 
 // writer is the session's writer goroutine: the only code that writes the
 // socket. It renders markup for this client, frames text for its protocol,
-// and flushes after each burst. A write that cannot finish within the write
-// timeout (a client that stopped reading) ends the connection.
+// and flushes after each burst. A burst that cannot be written within the
+// write timeout (a client that stopped reading) ends the connection.
 func (s *Session) writer() {
 	defer close(s.done)
 	defer s.gone.Store(true)
@@ -205,6 +205,11 @@ func (s *Session) writer() {
 	for {
 		<-s.out.signal
 		frames := s.out.take()
+		// The deadline is set before the burst's first write, not at its
+		// flush: the encoder passes a burst bigger than its buffer to the
+		// socket as it goes, and the last burst's deadline has long passed
+		// after a quiet spell.
+		_ = s.c.setWriteDeadline(time.Now().Add(timeout))
 		closing := false
 		var err error
 		level := s.colorLevel()
@@ -240,7 +245,6 @@ func (s *Session) writer() {
 			if closing {
 				err = s.c.stopCompress()
 			}
-			_ = s.c.setWriteDeadline(time.Now().Add(timeout))
 			if ferr := s.c.flush(); err == nil {
 				err = ferr
 			}

@@ -3,6 +3,7 @@ package gate
 import (
 	"errors"
 	"io"
+	"os"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -25,6 +26,7 @@ type sshConn struct {
 	closed atomic.Bool
 
 	deadline atomic.Int64 // unix nanos of the login timeout; 0 when off
+	writeBy  time.Time    // writer goroutine only: the write deadline; zero when off
 	watching atomic.Bool  // the watchdog goroutine runs
 	maxLine  int          // immutable
 	in       *eofWatch
@@ -158,9 +160,40 @@ func (c *sshConn) watch() {
 	}
 }
 
-func (c *sshConn) writeText(p []byte) error {
-	_, err := c.t.Write(p)
+// setWriteDeadline sets when the writes of a burst must be done. An SSH
+// channel has no write deadline of its own: a write to a client that
+// stopped reading waits for window space for ever, and the writer
+// goroutine with it. So each write runs under a timer (timed) that closes
+// the channel at the deadline; the write then fails, and the session ends
+// as a drop.
+func (c *sshConn) setWriteDeadline(d time.Time) error {
+	c.writeBy = d
+	return nil
+}
+
+// timed runs one write under the write deadline. Closing the channel
+// unblocks the write once the client's side answers the close; a client
+// whose whole connection is stuck is cut by the SSH front (its write
+// stall), which the closing timer then waits for.
+func (c *sshConn) timed(write func() error) error {
+	if c.writeBy.IsZero() {
+		return write()
+	}
+	t := time.AfterFunc(time.Until(c.writeBy), func() { _ = c.close() })
+	err := write()
+	if !t.Stop() {
+		// The deadline passed: whatever the write said, the channel
+		// is closing.
+		return os.ErrDeadlineExceeded
+	}
 	return err
+}
+
+func (c *sshConn) writeText(p []byte) error {
+	return c.timed(func() error {
+		_, err := c.t.Write(p)
+		return err
+	})
 }
 
 // writePrompt writes the text before the prompt line and makes the prompt
@@ -172,16 +205,17 @@ func (c *sshConn) writePrompt(p []byte) error {
 	if i := strings.LastIndexByte(s, '\n'); i >= 0 {
 		body, prompt = s[:i+1], s[i+1:]
 	}
-	c.t.SetPrompt(prompt)
-	_, err := c.t.Write([]byte(body))
-	return err
+	return c.timed(func() error {
+		c.t.SetPrompt(prompt) // waits for the terminal's lock too
+		_, err := c.t.Write([]byte(body))
+		return err
+	})
 }
 
 func (c *sshConn) writeRaw(p []byte) error               { return nil } // no telnet control on SSH
 func (c *sshConn) startCompress() error                  { return nil } // SSH compresses itself if asked
 func (c *sshConn) stopCompress() error                   { return nil }
 func (c *sshConn) flush() error                          { return nil }
-func (c *sshConn) setWriteDeadline(d time.Time) error    { return nil }
 func (c *sshConn) remote() string                        { return c.l.Remote.String() }
 func (c *sshConn) kind() string                          { return "ssh" }
 func (c *sshConn) echoOff() []byte                       { return nil }
