@@ -238,3 +238,16 @@ func (z *Zone) CooldownLeft(name, ability string) uint64 {
 
 // FaultArrivalsForTest makes the next n arrivals in the zone panic halfway.
 func (z *Zone) FaultArrivalsForTest(n int32) { z.faultArrivals.Store(n) }
+
+// LinkDead reports whether the zone holds a player link-dead.
+func (z *Zone) LinkDead(name string) bool {
+	c := z.players[name]
+	return c != nil && c.pl.linkDead
+}
+
+// DroppedForTest handles a session's drop as the zone's Run would.
+func (z *Zone) DroppedForTest(s Session) {
+	z.drainMail()
+	z.handle(dropMsg{sess: s})
+	z.flush()
+}

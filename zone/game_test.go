@@ -312,3 +312,24 @@ func TestTransfer_TimersKeepWhatWasLeft(t *testing.T) {
 		t.Fatalf("cooldown after the border: %d pulses left, want the 40 that were left", left)
 	}
 }
+
+// A connection that ends as its character crosses a border tells the zone
+// it left (the reader read the old zone); that zone passes the drop on, so
+// the character goes link-dead where it is rather than playing on, online,
+// on a dead connection.
+func TestTransfer_DropDuringTheCrossingFollows(t *testing.T) {
+	w, z1 := benchWorld(t)
+	z2 := w.Zone("whisperwood")
+	z2.BootForTest()
+	s := enter(t, z1, "Hopper")
+	z1.SetDoorForTest("emberfall:room:north_gate", "north", "open")
+	for i, dir := range []string{"north", "north", "north", "north"} {
+		z1.InputForTest(s, uint64(i+1), dir)
+	}
+	z1.DroppedForTest(s) // posted to the zone the reader last knew
+	z1.DrainForTest()
+	z2.DrainForTest()
+	if !z2.LinkDead("Hopper") {
+		t.Fatal("the character crossed on a dropped connection and is not link-dead")
+	}
+}

@@ -154,7 +154,16 @@ func (z *Zone) attach(c *Char, s Session) {
 // handleDrop marks a character link-dead when its session's connection goes.
 func (z *Zone) handleDrop(m dropMsg) {
 	c := z.bySess[m.sess.ID()]
-	if c == nil || c.pl.sess != m.sess {
+	if c == nil {
+		// Not held here. If the connection ended while its character
+		// walked into another zone, the reader told the zone it left:
+		// pass the drop on, behind the transfer, as input is.
+		if nz := m.sess.Zone(); nz != nil && nz != z {
+			nz.send(m)
+		}
+		return
+	}
+	if c.pl.sess != m.sess {
 		return // an old session of a character that has a new one
 	}
 	delete(z.bySess, m.sess.ID())
