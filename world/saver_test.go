@@ -25,14 +25,15 @@ func (s *nullSession) Closed() bool                { return false }
 func (s *nullSession) Client() zone.ClientInfo     { return zone.ClientInfo{} }
 func (s *nullSession) SetColor(int)                {}
 
-// A disk that refuses writes fails checkpoints, never the game: the zone
-// keeps answering, characters stay dirty, nothing committed is lost, and
-// the first commit after the fault clears writes the current state.
-func TestSaver_WriteErrorIsRetried(t *testing.T) {
+// failingDiskWorld starts a world that checkpoints every second over a
+// disk that refuses every write while the returned flag is set; held
+// leavers are retried every retry.
+func failingDiskWorld(t *testing.T, retry time.Duration) (*World, *atomic.Bool) {
 	zcfg := zone.DefaultConfig()
 	zcfg.CheckpointSecs = 1
 	w := testWorldCfg(t, zcfg)
-	var failing atomic.Bool
+	w.saver.retryEvery = retry
+	failing := new(atomic.Bool)
 	w.saver.inject = func() error {
 		if failing.Load() {
 			return errors.New("no space left on device (injected)")
@@ -40,11 +41,19 @@ func TestSaver_WriteErrorIsRetried(t *testing.T) {
 		return nil
 	}
 	w.Start()
-	defer func() {
+	t.Cleanup(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
 		_ = w.Shutdown(ctx)
-	}()
+	})
+	return w, failing
+}
+
+// A disk that refuses writes fails checkpoints, never the game: the zone
+// keeps answering, characters stay dirty, nothing committed is lost, and
+// the first commit after the fault clears writes the current state.
+func TestSaver_WriteErrorIsRetried(t *testing.T) {
+	w, failing := failingDiskWorld(t, 5*time.Second)
 	s := &nullSession{}
 	if err := w.Enter("Disky", s); err != nil {
 		t.Fatal(err)
@@ -92,23 +101,7 @@ func waitFor(t *testing.T, cond func() bool) {
 // holds it, a new login takes it instead of the store's older record, and
 // once the disk recovers a held record is written without anyone logging in.
 func TestSaver_LeaverOnAFailingDiskIsNotLost(t *testing.T) {
-	zcfg := zone.DefaultConfig()
-	zcfg.CheckpointSecs = 1
-	w := testWorldCfg(t, zcfg)
-	w.saver.retryEvery = 100 * time.Millisecond
-	var failing atomic.Bool
-	w.saver.inject = func() error {
-		if failing.Load() {
-			return errors.New("no space left on device (injected)")
-		}
-		return nil
-	}
-	w.Start()
-	defer func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		_ = w.Shutdown(ctx)
-	}()
+	w, failing := failingDiskWorld(t, 100*time.Millisecond)
 	stored := func(name, room, proto string) bool {
 		c, err := w.db.Character(name)
 		if err != nil || c.Place.Room != room {
