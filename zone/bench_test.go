@@ -23,6 +23,7 @@ type benchSession struct {
 	bytes atomic.Int64
 	mu    sync.Mutex
 	last  []byte
+	shut  atomic.Bool
 }
 
 var sessionIDs atomic.Uint64
@@ -37,12 +38,12 @@ func (s *benchSession) Write(p []byte, prompt bool) bool {
 	s.mu.Unlock()
 	return true
 }
-func (s *benchSession) Close(string)              {}
+func (s *benchSession) Close(string)              { s.shut.Store(true) }
 func (s *benchSession) SetZone(z *zone.Zone)      { s.z.Store(z) }
 func (s *benchSession) Zone() *zone.Zone          { return s.z.Load() }
 func (s *benchSession) Width() int                { return 80 }
 func (s *benchSession) GMCP(pkg string, data any) {}
-func (s *benchSession) Closed() bool              { return false }
+func (s *benchSession) Closed() bool              { return s.shut.Load() }
 func (s *benchSession) Client() zone.ClientInfo   { return zone.ClientInfo{Name: "bench", Color: 1} }
 func (s *benchSession) SetColor(int)              {}
 func (s *benchSession) Last() string              { s.mu.Lock(); defer s.mu.Unlock(); return string(s.last) }

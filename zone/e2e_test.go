@@ -74,7 +74,7 @@ func TestZone_FaultInArrivalDoesNotStrand(t *testing.T) {
 	a := servertest.Dial(t, srv.TelnetAddr())
 	a.Create("Strand", "strand-pass")
 	a.DoExpect("quit", "Farewell")
-	srv.World().Zone("emberfall").FaultArrivalsForTest(1)
+	srv.World().Zone("emberfall").FaultArrivalsForTest(1, false)
 	a2 := servertest.Dial(t, srv.TelnetAddr())
 	a2.Expect("name")
 	a2.Send("Strand")

@@ -236,8 +236,12 @@ func (z *Zone) CooldownLeft(name, ability string) uint64 {
 	return at - z.pulses.now
 }
 
-// FaultArrivalsForTest makes the next n arrivals in the zone panic halfway.
-func (z *Zone) FaultArrivalsForTest(n int32) { z.faultArrivals.Store(n) }
+// FaultArrivalsForTest makes the next n arrivals in the zone panic: before
+// the character is taken in, or once it is bound to its session (late).
+func (z *Zone) FaultArrivalsForTest(n int32, late bool) {
+	z.faultLate.Store(late)
+	z.faultArrivals.Store(n)
+}
 
 // LinkDead reports whether the zone holds a player link-dead.
 func (z *Zone) LinkDead(name string) bool {

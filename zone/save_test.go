@@ -246,3 +246,31 @@ var errFake = fakeErr("commit failed")
 type fakeErr string
 
 func (e fakeErr) Error() string { return string(e) }
+
+// A fault while a character arrives hands it back exactly once, whether it
+// struck before the zone took the character in or after it was bound to
+// its session.
+func TestSave_FaultInArrivalHandsBackOnce(t *testing.T) {
+	for _, late := range []bool{false, true} {
+		z, rs := saveZone(t, 1)
+		z.FaultArrivalsForTest(1, late)
+		s := newBenchSession()
+		z.Arrive(&zone.CharRecord{Name: "Faulty", Level: 1}, s, "", "")
+		z.DrainForTest()
+		returns := 0
+		for _, e := range rs.log() {
+			if e == "return:Faulty" {
+				returns++
+			}
+		}
+		if returns != 1 || z.Faults() != 1 {
+			t.Fatalf("late=%v: %d hand-backs and %d faults, want 1 and 1; events %v", late, returns, z.Faults(), rs.log())
+		}
+		if _, _, _, held := z.CharState("Faulty"); held {
+			t.Fatalf("late=%v: the zone still holds the faulted character", late)
+		}
+		if !s.Closed() {
+			t.Fatalf("late=%v: the faulted login's session is still open", late)
+		}
+	}
+}

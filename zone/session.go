@@ -41,10 +41,7 @@ func (z *Zone) handleArrive(m arriveMsg) {
 	c.rid = z.newRID()
 	z.chars[c.rid] = c
 	c.home = z
-	if z.faultArrivals.Load() > 0 {
-		z.faultArrivals.Add(-1)
-		panic("an arrival fault injected by a test")
-	}
+	z.injectedFault(false)
 	for _, it := range c.carried() {
 		z.adoptTree(it)
 	}
@@ -67,6 +64,7 @@ func (z *Zone) handleArrive(m arriveMsg) {
 	} else {
 		z.goLinkDead(c)
 	}
+	z.injectedFault(true)
 	z.showRoom(c)
 	if note != "" {
 		z.sendLine(c, note)
@@ -76,6 +74,14 @@ func (z *Zone) handleArrive(m arriveMsg) {
 	}
 	z.afterArrival(c)
 	z.arrived(c, room)
+}
+
+// injectedFault panics where a test asked an arrival to fault.
+func (z *Zone) injectedFault(late bool) {
+	if z.faultArrivals.Load() > 0 && z.faultLate.Load() == late {
+		z.faultArrivals.Add(-1)
+		panic("an arrival fault injected by a test")
+	}
 }
 
 // adoptTree gives an item tree rids already made by itemFromRecord a home

@@ -118,8 +118,11 @@ type Zone struct {
 	luaAt        time.Time                     // zone goroutine only: when luaStats was last published
 
 	// faultArrivals, set by tests only, makes that many arrivals panic
-	// halfway, to show a fault never strands a character.
+	// halfway (before the character is taken in) or, with faultLate, once
+	// it is bound to its session: a fault never strands a character or
+	// hands it back twice.
 	faultArrivals atomic.Int32
+	faultLate     atomic.Bool
 }
 
 // RosterEntry is one player as `who` shows it.
@@ -187,7 +190,7 @@ func New(proto *content.Zone, set *content.Set, shard Shard, cfg Config, opt Opt
 		objects: opt.Objects,
 		scripts: opt.Scripts,
 	}
-	z.pulses.fault = func(v any) { z.recovered("pulse", v, nil) }
+	z.pulses.fault = func(v any) { z.fault("pulse", v) }
 	empty := []RosterEntry{}
 	z.roster.Store(&empty)
 	for _, rp := range proto.Rooms {
@@ -407,7 +410,7 @@ func (z *Zone) tick() {
 func (z *Zone) fireTask(fn func()) {
 	defer func() {
 		if v := recover(); v != nil {
-			z.recovered("task", v, nil)
+			z.fault("task", v)
 		}
 	}()
 	fn()
@@ -422,12 +425,7 @@ func (z *Zone) handle(m msg) {
 	defer func() {
 		z.handling = nil
 		if v := recover(); v != nil {
-			var s Session
-			if fs, ok := m.(fromSession); ok {
-				s = fs.session()
-			}
-			z.recovered(fmt.Sprintf("%T", m), v, s)
-			z.unstrand(m)
+			z.recovered(m, v)
 		}
 	}()
 	switch m := m.(type) {
@@ -460,81 +458,99 @@ func (z *Zone) handle(m msg) {
 	}
 }
 
-// recovered reports a recovered panic and, when it came from a session,
-// disconnects that session and hands its character back.
-func (z *Zone) recovered(what string, v any, s Session) {
+// recovered reports a recovered panic. A character the faulted message
+// concerned is handed back (whole, saved) and its session closed, so no one
+// else is affected: the session's character for a message from a session,
+// and for an arrival (a login, or a walk from another zone) the arriving
+// character, whether or not the fault struck before the zone took it in.
+func (z *Zone) recovered(m msg, v any) {
+	event := z.fault(fmt.Sprintf("%T", m), v)
+	var s Session
+	if fs, ok := m.(fromSession); ok {
+		s = fs.session()
+	}
+	func() {
+		defer func() {
+			if v2 := recover(); v2 != nil {
+				z.log.Error("zone: hand-back after a fault panicked too", "event", event, "panic", fmt.Sprint(v2))
+			}
+		}()
+		s = z.handBackAfterFault(m, s)
+	}()
+	if s != nil {
+		s.Close(fmt.Sprintf("Something went wrong on our side (event %s). Your character is safe; please log in again.", event))
+	}
+}
+
+// fault counts and logs a recovered panic, with its stack, and returns the
+// event name players are told.
+func (z *Zone) fault(what string, v any) string {
 	z.faults.Add(1)
 	z.msgSeq++
 	event := fmt.Sprintf("%s-%d-%d", z.id, z.pulses.now, z.msgSeq)
 	z.log.Error("zone: handler panicked; zone survived", "event", event, "msg", what, "panic", fmt.Sprint(v), "stack", string(debug.Stack()))
-	if s == nil {
-		return
-	}
-	// The panic may have left this player's output half built; drop it.
-	if c := z.bySess[s.ID()]; c != nil {
-		c.pl.out = c.pl.out[:0]
-		func() {
-			defer func() {
-				if v2 := recover(); v2 != nil {
-					z.log.Error("zone: hand-back after a fault panicked too", "event", event, "panic", fmt.Sprint(v2))
-				}
-			}()
-			z.act(c.room, c, c, "$n has left the world.")
-			z.handBack(c, "fault")
-		}()
-	}
-	s.Close(fmt.Sprintf("Something went wrong on our side (event %s). Your character is safe; please log in again.", event))
+	return event
 }
 
-// unstrand runs after a fault in the arrival of a character (a login or a
-// walk from another zone). The world already records this zone as the
-// character's holder; if the fault struck before the zone took the
-// character in, nobody holds it and every later login would wait on a zone
-// that does not have it. The character is handed back, and its session
-// closed, so the next login starts clean from the store.
-func (z *Zone) unstrand(m msg) {
+// handBackAfterFault hands back the character a faulted message concerned,
+// once, and returns the session to close. The world records this zone as
+// the holder of an arriving character from the moment it was sent here; if
+// the fault struck before the zone took it in, the zone hands back its
+// record, or every later login would wait on a zone that does not have it.
+func (z *Zone) handBackAfterFault(m msg, s Session) Session {
+	var name string
+	var half *Char // a body not yet taken in
 	var rec *CharRecord
-	var s Session
 	switch m := m.(type) {
 	case arriveMsg:
-		if m.rec == nil || z.players[m.rec.Name] != nil {
-			return
+		if m.rec == nil {
+			return s
 		}
-		rec, s = m.rec, m.sess
-		for rid, c := range z.chars { // a body half made before the fault
-			if c.pl != nil && c.name == rec.Name {
-				if c.room != nil {
-					c.room.removeChar(c)
-				}
-				delete(z.chars, rid)
-			}
-		}
+		name, rec = m.rec.Name, m.rec
 	case transferMsg:
-		if m.ch == nil || z.players[m.ch.name] != nil {
-			return
+		if m.ch == nil {
+			return s
 		}
-		s = m.ch.pl.sess
-		defer func() {
-			if v := recover(); v != nil {
-				z.log.Error("zone: cannot rebuild the record of a character whose arrival faulted; it stays stranded until restart", "name", m.ch.name, "panic", fmt.Sprint(v))
-			}
-		}()
-		if m.ch.room != nil {
-			m.ch.room.removeChar(m.ch)
+		name, half = m.ch.name, m.ch
+		if m.ch.pl != nil {
+			s = m.ch.pl.sess
 		}
-		rec = z.record(m.ch)
-		z.forget(m.ch)
 	default:
-		return
+		if s == nil {
+			return nil
+		}
+		if c := z.bySess[s.ID()]; c != nil {
+			c.pl.out = c.pl.out[:0] // the panic may have left it half built
+			z.act(c.room, c, c, "$n has left the world.")
+			z.handBack(c, "fault")
+		}
+		return s
 	}
-	if rec == nil {
-		return
+	if c := z.players[name]; c != nil {
+		// Taken in, perhaps not yet bound to its session.
+		c.pl.out = c.pl.out[:0]
+		z.act(c.room, c, c, "$n has left the world.")
+		z.handBack(c, "fault")
+		return s
 	}
-	z.log.Error("zone: handing back a character whose arrival faulted", "name", rec.Name)
+	z.log.Error("zone: handing back a character whose arrival faulted", "name", name)
+	for rid, c := range z.chars {
+		if c.pl != nil && c.name == name && c != half { // half made by newPlayerChar
+			if c.room != nil {
+				c.room.removeChar(c)
+			}
+			delete(z.chars, rid)
+		}
+	}
+	if half != nil {
+		if half.room != nil {
+			half.room.removeChar(half)
+		}
+		rec = z.record(half)
+		z.forget(half)
+	}
 	z.shard.HandBack(rec, "fault")
-	if s != nil {
-		s.Close("Something went wrong on our side as you arrived. Your character is safe; please log in again.")
-	}
+	return s
 }
 
 // boot builds the zone's world: rooms are made in New; here the resets run.
