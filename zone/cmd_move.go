@@ -165,12 +165,22 @@ func (z *Zone) transferOut(c *Char, dest *Zone, room, from string) {
 	nc := c.handOver()
 	nc.pl.sess = s // forget dropped the link; the session travels with the character
 	m := transferMsg{ch: nc, room: room, from: from, via: "walk", sentAt: z.pulses.now}
+	delivered := false
 	z.shard.Moving(c.name, dest, func() {
-		dest.send(m)
-		if s != nil {
+		if delivered = dest.send(m); delivered && s != nil {
 			s.SetZone(dest)
 		}
 	})
+	if !delivered {
+		// The other zone has stopped (the world is shutting down): the
+		// character leaves the world from here, saved as a leaver.
+		back := rec.Clone()
+		z.checkpoint([]*CharRecord{back}, true)
+		z.shard.HandBack(back.Clone(), "stop")
+		if s != nil {
+			s.Close("The world is shutting down. Your character has been saved. See you soon!")
+		}
+	}
 }
 
 // rebaseTimers moves c's timers from the clock of the zone that sent it,

@@ -255,3 +255,6 @@ func (z *Zone) DroppedForTest(s Session) {
 	z.handle(dropMsg{sess: s})
 	z.flush()
 }
+
+// StopForTest runs the zone's last act, as Run does when cancelled.
+func (z *Zone) StopForTest() { z.stop() }

@@ -13,21 +13,39 @@ type mailbox struct {
 	q      []msg         // guarded by mu
 	spare  []msg         // guarded by mu: the drained slice, reused
 	signal chan struct{} // capacity 1: something is queued
+	closed bool          // guarded by mu: the zone has stopped taking mail
 }
 
 func newMailbox() mailbox {
 	return mailbox{signal: make(chan struct{}, 1)}
 }
 
-// push queues m and wakes the zone. Safe for concurrent use.
-func (b *mailbox) push(m msg) {
+// push queues m and wakes the zone. It reports false, queueing nothing,
+// once the zone has stopped: a sender handing over a character must then
+// keep it. Safe for concurrent use.
+func (b *mailbox) push(m msg) bool {
 	b.mu.Lock()
+	if b.closed {
+		b.mu.Unlock()
+		return false
+	}
 	b.q = append(b.q, m)
 	b.mu.Unlock()
 	select {
 	case b.signal <- struct{}{}:
 	default:
 	}
+	return true
+}
+
+// close refuses every later push, and returns what was still queued.
+func (b *mailbox) close() []msg {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.closed = true
+	q := b.q
+	b.q = nil
+	return q
 }
 
 // take returns everything queued; the caller hands the slice back with

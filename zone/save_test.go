@@ -274,3 +274,28 @@ func TestSave_FaultInArrivalHandsBackOnce(t *testing.T) {
 		}
 	}
 }
+
+// A character walking into a zone that has already stopped (the world is
+// shutting down) is not lost in a mailbox nobody reads: it leaves the world
+// from the zone it walked out of, saved as a leaver, and is handed back.
+func TestSave_WalkIntoAStoppedZoneHandsBack(t *testing.T) {
+	z, rs := saveZone(t, 1)
+	ww := rs.Zone("whisperwood")
+	ww.BootForTest()
+	ww.StopForTest()
+	s := enter(t, z, "Latecomer")
+	z.SetDoorForTest("emberfall:room:north_gate", "north", "open")
+	for i := range 4 {
+		z.InputForTest(s, uint64(i+1), "north")
+	}
+	if !slices.Contains(rs.log(), "return:Latecomer") {
+		t.Fatalf("not handed back after walking into a stopped zone; events %v", rs.log())
+	}
+	if !s.Closed() {
+		t.Fatal("the session of a character handed back at shutdown is still open")
+	}
+	bs := rs.batches()
+	if last := bs[len(bs)-1]; !slices.Contains(last.Leaving, "Latecomer") {
+		t.Fatalf("the last save does not carry the character as a leaver: %+v", last.Leaving)
+	}
+}

@@ -252,7 +252,7 @@ func (z *Zone) postOrDrop(m msg) bool {
 
 // send queues m on the zone's mailbox. It never blocks; it is how zones and
 // the world talk to a zone.
-func (z *Zone) send(m msg) { z.mail.push(m) }
+func (z *Zone) send(m msg) bool { return z.mail.push(m) }
 
 // Input posts a line a player typed. It blocks while the inbox is full and
 // reports false if the zone has stopped.
@@ -266,8 +266,8 @@ func (z *Zone) Dropped(s Session) bool { return z.post(dropMsg{sess: s}) }
 // Arrive queues a character's entry into the world at room (a ref; "" for
 // the start room). The zone owns rec from now on. note, if not empty, is
 // shown to the player after the room.
-func (z *Zone) Arrive(rec *CharRecord, s Session, room, note string) {
-	z.send(arriveMsg{rec: rec, sess: s, room: room, note: note, fresh: true})
+func (z *Zone) Arrive(rec *CharRecord, s Session, room, note string) bool {
+	return z.send(arriveMsg{rec: rec, sess: s, room: room, note: note, fresh: true})
 }
 
 // Wake tells the zone a login is waiting for the named character.
@@ -280,7 +280,9 @@ func (z *Zone) Broadcast(text string) { z.send(broadcastMsg{text: text}) }
 // for tests and admin tools; fn must not block.
 func (z *Zone) Query(ctx context.Context, fn func(z *Zone)) error {
 	done := make(chan struct{}, 1)
-	z.send(queryMsg{fn: func(z *Zone) { fn(z); done <- struct{}{} }})
+	if !z.send(queryMsg{fn: func(z *Zone) { fn(z); done <- struct{}{} }}) {
+		return fmt.Errorf("zone %s: stopped", z.id)
+	}
 	select {
 	case <-done:
 		return nil
@@ -583,6 +585,12 @@ func (z *Zone) stop() {
 			break
 		}
 		z.drainMail()
+	}
+	// From here on nothing more is taken: a sender whose mail is refused
+	// keeps what it meant to hand over. What slipped in since the drain
+	// is handled now, while everyone is still here to be handed back.
+	for _, m := range z.mail.close() {
+		z.handle(m)
 	}
 	// Everyone leaves in one checkpoint, then is handed back.
 	type leaver struct {
