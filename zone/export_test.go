@@ -258,3 +258,8 @@ func (z *Zone) DroppedForTest(s Session) {
 
 // StopForTest runs the zone's last act, as Run does when cancelled.
 func (z *Zone) StopForTest() { z.stop() }
+
+// LagForTest makes a player unable to act for pulses more.
+func (z *Zone) LagForTest(name string, pulses uint64) {
+	z.players[name].lagUntil = z.pulses.now + pulses
+}

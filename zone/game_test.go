@@ -333,3 +333,24 @@ func TestTransfer_DropDuringTheCrossingFollows(t *testing.T) {
 		t.Fatal("the character crossed on a dropped connection and is not link-dead")
 	}
 }
+
+// Lines typed while lagged belong to their connection: if it drops, they
+// are not run for a character nobody is at (a setting command would find
+// no session to set).
+func TestLag_PendingLinesGoWithTheConnection(t *testing.T) {
+	z, s := gameZone(t, 1)
+	z.LagForTest("Duelist", 8)
+	z.InputForTest(s, 1, "color 256")
+	z.InputForTest(s, 2, "screenreader")
+	z.DroppedForTest(s)
+	if !z.LinkDead("Duelist") {
+		t.Fatal("the dropped player is not link-dead")
+	}
+	for range 12 {
+		z.TickForTest()
+		z.DrainForTest()
+	}
+	if n := z.Faults(); n != 0 {
+		t.Fatalf("%d faults running a dropped connection's lagged lines", n)
+	}
+}

@@ -107,6 +107,7 @@ func (z *Zone) bind(c *Char, s Session) {
 	p := c.pl
 	p.sess = s
 	p.appliedSeq = 0
+	p.pending = nil // lines typed on an earlier connection are not this one's
 	p.linkDead = false
 	p.reap.cancel()
 	p.lastInput = time.Now()
@@ -187,6 +188,7 @@ func (z *Zone) goLinkDead(c *Char) {
 	}
 	p.linkDead = true
 	p.out = p.out[:0]
+	p.pending = nil // nobody is there to have typed them any more
 	z.rosterOld = true
 	if c.room != nil {
 		z.act(c.room, c, c, "$n has lost $s link.")
