@@ -263,3 +263,7 @@ func (z *Zone) StopForTest() { z.stop() }
 func (z *Zone) LagForTest(name string, pulses uint64) {
 	z.players[name].lagUntil = z.pulses.now + pulses
 }
+
+// ItemProtoForTest is a prototype of the zone's content, for a test to
+// change (each test loads its own content).
+func (z *Zone) ItemProtoForTest(ref string) *content.Item { return z.set.Items[ref] }

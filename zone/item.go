@@ -91,9 +91,6 @@ func (z *Zone) itemsChanged(it *Item) {
 	}
 	if top.room != nil {
 		z.roomChanged(top.room, top)
-		if it != top {
-			z.roomChanged(top.room, it) // a persistent item in a corpse
-		}
 	}
 }
 

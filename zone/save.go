@@ -2,6 +2,7 @@ package zone
 
 import (
 	"errors"
+	"slices"
 	"time"
 
 	"zonemud/world/content"
@@ -62,15 +63,23 @@ func (z *Zone) dirty(c *Char) {
 }
 
 // roomChanged marks a room whose lying items changed, if the change can
-// persist: anything in a storage room, a persistent item anywhere. An
-// instance never persists anything.
+// persist: anything in a storage room, an item that is or holds a
+// persistent item anywhere. An instance never persists anything.
 func (z *Zone) roomChanged(r *Room, it *Item) {
 	if z.isInstance() || r == nil {
 		return
 	}
-	if r.proto.Flags.Has(content.RoomStorage) || it.proto.Flags.Has(content.ItemPersistent) {
+	if r.proto.Flags.Has(content.RoomStorage) || it.persists() {
 		r.objVer++
 	}
+}
+
+// persists reports whether it, or anything in it, is flagged persistent.
+func (it *Item) persists() bool {
+	if it.proto.Flags.Has(content.ItemPersistent) {
+		return true
+	}
+	return slices.ContainsFunc(it.contents, (*Item).persists)
 }
 
 // checkpoint queues one batch with every dirty character, every leaver in
@@ -113,25 +122,24 @@ func (z *Zone) checkpoint(leaving []*CharRecord, outOfWorld bool) {
 }
 
 // persistentItems lists the items of r that survive a restart: everything
-// in a storage room, items flagged persistent anywhere. A corpse is never
-// saved (it rots, and its prototype is made at death), but what it holds
-// is, as if it lay on the floor: a restart spills it.
+// in a storage room, items flagged persistent anywhere. A persistent item
+// in a container that is not kept (or in a corpse, which is never saved:
+// it rots, and its prototype is made at death) is saved as if it lay on the
+// floor, so a restart spills it rather than loses it.
 func (z *Zone) persistentItems(r *Room) []ItemRecord {
 	storage := r.proto.Flags.Has(content.RoomStorage)
 	var out []ItemRecord
-	for _, it := range r.items {
-		if it.proto.Type == content.ItemCorpse {
-			for _, sub := range it.contents {
-				if storage || sub.proto.Flags.Has(content.ItemPersistent) {
-					out = append(out, itemRecord(sub))
-				}
+	var walk func(items []*Item)
+	walk = func(items []*Item) {
+		for _, it := range items {
+			if it.proto.Type != content.ItemCorpse && (storage || it.proto.Flags.Has(content.ItemPersistent)) {
+				out = append(out, itemRecord(it))
+			} else {
+				walk(it.contents)
 			}
-			continue
-		}
-		if storage || it.proto.Flags.Has(content.ItemPersistent) {
-			out = append(out, itemRecord(it))
 		}
 	}
+	walk(r.items)
 	return out
 }
 

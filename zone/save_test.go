@@ -299,3 +299,38 @@ func TestSave_WalkIntoAStoppedZoneHandsBack(t *testing.T) {
 		t.Fatalf("the last save does not carry the character as a leaver: %+v", last.Leaving)
 	}
 }
+
+// A persistent item inside a container that is not kept is saved as if it
+// lay on the floor, and taking the container away saves the room without
+// it: it is never in no record, nor in two.
+func TestSave_PersistentItemInAContainerOnTheFloor(t *testing.T) {
+	z, rs := saveZone(t, 1)
+	urn := z.ItemProtoForTest("sunken_crypt:item:grave_urn")
+	urn.Flags &^= content.ItemNoTake
+	z.ItemProtoForTest("emberfall:item:bread").Flags |= content.ItemPersistent
+	a := enter(t, z, "Aria")
+	z.DropForTest("sunken_crypt:item:grave_urn", "emberfall:room:square", 1)
+	z.DropForTest("emberfall:item:bread", "emberfall:room:square", 1)
+	z.InputForTest(a, 1, "get bread")
+	z.InputForTest(a, 2, "put bread in urn")
+	roomHolds := func(proto string) (saved, holds bool) {
+		z.CheckpointForTest()
+		bs := rs.batches()
+		for _, r := range bs[len(bs)-1].Rooms {
+			if r.Room == "emberfall:room:square" {
+				saved = true
+				for _, it := range r.Items {
+					holds = holds || it.Proto == proto
+				}
+			}
+		}
+		return saved, holds
+	}
+	if saved, holds := roomHolds("emberfall:item:bread"); !saved || !holds {
+		t.Fatalf("the bread in an urn on the floor is not saved with the square (saved %v, holds %v)", saved, holds)
+	}
+	z.InputForTest(a, 3, "get urn")
+	if saved, holds := roomHolds("emberfall:item:bread"); !saved || holds {
+		t.Fatalf("after the urn was taken the square was not saved without the bread (saved %v, holds %v)", saved, holds)
+	}
+}
