@@ -150,13 +150,11 @@ func (z *Zone) transferOut(c *Char, dest *Zone, room, from string) {
 		c.room.removeChar(c)
 	}
 	s := c.pl.sess
-	c.ticker.cancel() // timers belong to this zone; the next zone starts its own
-	c.fighting, c.hunting = nil, nil
-	z.stopFighting(c)
+	c.hunting = nil
 	rec := z.record(c)
 	rec.Room = room // saved where it is going, so a crash now restores it there
 	rec.Zone = dest.id
-	z.forget(c)
+	z.forget(c) // its timers belong to this zone; the next starts its own
 	z.checkpoint([]*CharRecord{rec}, false)
 	// The character travels as a new value; the old one stays behind,
 	// emptied, for whatever in this zone still points at it (a timer, a

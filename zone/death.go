@@ -59,7 +59,6 @@ func (z *Zone) extractChar(c *Char) {
 	for _, it := range c.carried() {
 		z.extractItem(it)
 	}
-	c.ticker.cancel()
 	z.forget(c)
 }
 

@@ -262,19 +262,20 @@ func (z *Zone) handBack(c *Char, why string) {
 	if c.room != nil {
 		c.room.removeChar(c)
 	}
-	z.stopFighting(c)
-	c.ticker.cancel()
 	z.forget(c)
 	z.checkpoint([]*CharRecord{rec}, true)
 	// The batch now belongs to the saver; the shard gets its own copy.
 	z.shard.HandBack(rec.Clone(), why)
 }
 
-// forget drops c and everything it carries from the zone's indexes and
-// cancels its timers, without building a record.
+// forget drops c and everything it carries from the zone's indexes, ends
+// its fights and cancels its timers, without building a record.
 func (z *Zone) forget(c *Char) {
 	delete(z.chars, c.rid)
 	c.home = nil
+	c.ticker.cancel()
+	c.wander.cancel()
+	z.stopFighting(c)
 	z.forgetScript(c)
 	for _, it := range c.carried() {
 		z.forgetItem(it)
@@ -288,7 +289,6 @@ func (z *Zone) forget(c *Char) {
 		delete(z.players, c.name)
 		z.rosterOld = true
 	}
-	c.wander.cancel()
 }
 
 // idleSweep logs out players who have typed nothing for too long.
