@@ -7,29 +7,41 @@ import (
 )
 
 // act tells everyone in room but skip what actor did. In format, $n is the
-// actor's name and $s its possessive. Player text in format must already be
-// escaped.
+// actor's name and $s its possessive. format is the game's own text: what a
+// player typed goes through toRoom, where a "$n" they typed stays as typed.
 func (z *Zone) act(room *Room, skip, actor *Char, format string) {
-	if room == nil || room.nplayers == 0 {
+	if !hasListener(room, skip) {
+		return // build nothing for an empty room
+	}
+	text := strings.ReplaceAll(format, "$n", actor.short())
+	text = strings.ReplaceAll(text, "$s", "their")
+	z.toRoom(room, skip, capFirst(text))
+}
+
+// toRoom tells everyone in room but skip a line as it stands. Player text
+// in it must already be escaped.
+func (z *Zone) toRoom(room *Room, skip *Char, line string) {
+	if room == nil {
 		return
 	}
-	var text string
 	for _, o := range room.people {
-		if o == skip || o.pl == nil || o.pl.sess == nil {
-			continue
+		if o != skip && o.pl != nil && o.pl.sess != nil {
+			z.sendLine(o, line)
 		}
-		if text == "" {
-			text = format
-			if strings.Contains(text, "$n") {
-				text = strings.ReplaceAll(text, "$n", actor.short())
-			}
-			if strings.Contains(text, "$s") {
-				text = strings.ReplaceAll(text, "$s", "their")
-			}
-			text = capFirst(text)
-		}
-		z.sendLine(o, text)
 	}
+}
+
+// hasListener reports whether anyone but skip in room has a connection.
+func hasListener(room *Room, skip *Char) bool {
+	if room == nil || room.nplayers == 0 {
+		return false
+	}
+	for _, o := range room.people {
+		if o != skip && o.pl != nil && o.pl.sess != nil {
+			return true
+		}
+	}
+	return false
 }
 
 // cmdSay speaks to the room.
@@ -40,7 +52,7 @@ func (z *Zone) cmdSay(c *Char, args string) {
 		return
 	}
 	z.sendLine(c, "You say, '{W}"+text+"{x}'")
-	z.act(c.room, c, c, "$n says, '{W}"+text+"{x}'")
+	z.toRoom(c.room, c, capFirst(c.short())+" says, '{W}"+text+"{x}'")
 	z.gmcpChannel(c.room, c, "say", text)
 	z.fireSpeech(c, strings.TrimSpace(args))
 }
@@ -52,12 +64,12 @@ func (z *Zone) cmdEmote(c *Char, args string) {
 		z.sendLine(c, "Emote what?")
 		return
 	}
-	line := c.short() + " " + text
+	line := capFirst(c.short()) + " " + text
 	if !strings.ContainsAny(text[len(text)-1:], ".!?") {
 		line += "."
 	}
 	z.sendLine(c, line)
-	z.act(c.room, c, c, line)
+	z.toRoom(c.room, c, line)
 }
 
 // cmdTell sends a line to one player anywhere in the world.

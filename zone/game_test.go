@@ -354,3 +354,20 @@ func TestLag_PendingLinesGoWithTheConnection(t *testing.T) {
 		t.Fatalf("%d faults running a dropped connection's lagged lines", n)
 	}
 }
+
+// What a player says or emotes reaches the room as typed: "$n" in it is
+// not the game's name placeholder.
+func TestComm_PlayerTextIsNotSubstituted(t *testing.T) {
+	z, s := gameZone(t, 1)
+	o := &logSession{benchSession: benchSession{id: sessionIDs.Add(1)}}
+	z.Arrive(&zone.CharRecord{Name: "Onlooker", Level: 1}, o, "emberfall:room:cellar", "")
+	z.DrainForTest()
+	z.InputForTest(s, 1, "say I am $n, hear $s")
+	z.InputForTest(s, 2, "emote points at $n")
+	out := o.text()
+	for _, want := range []string{"Duelist says, '{W}I am $n, hear $s{x}'", "Duelist points at $n."} {
+		if !strings.Contains(out, want) {
+			t.Fatalf("the room did not see %q as typed:\n%s", want, out)
+		}
+	}
+}
