@@ -2,6 +2,7 @@ package zone
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"zonemud/world/content"
@@ -184,30 +185,21 @@ func (z *Zone) cmdPut(c *Char, args string) {
 		z.sendLine(c, "You do not have that.")
 		return
 	}
-	var put []*Item
-	for i, it := range items {
-		if i >= maxAll {
-			break
-		}
+	if spec.all { // "put all in bag" means all but the bag
+		items = slices.DeleteFunc(items, func(it *Item) bool { return it == cont })
+	}
+	put := z.letGo(c, items, func(it *Item) (string, bool) {
 		switch {
 		case it == cont:
-			if !spec.all {
-				z.sendLine(c, "You cannot put "+it.short()+" inside itself.")
-			}
-			continue
+			return "You cannot put " + it.short() + " inside itself.", false
 		case it.contains(cont):
-			z.sendLine(c, "You cannot put "+it.short()+" into something it holds.")
-			continue
+			return "You cannot put " + it.short() + " into something it holds.", false
 		case len(cont.contents) >= cont.proto.Capacity:
-			z.sendLine(c, capFirst(cont.short())+" is full.")
-		default:
-			z.itemToContainer(it, cont)
-			put = append(put, it)
-			continue
+			return capFirst(cont.short()) + " is full.", true
 		}
-		break
-	}
-	for _, line := range groupItems(put, func(it *Item) string { return it.short() }) {
+		return "", false
+	}, func(it *Item) { z.itemToContainer(it, cont) })
+	for _, line := range groupItems(put, (*Item).short) {
 		z.sendLine(c, "You put "+line+" in "+cont.short()+".")
 		z.act(c.room, c, c, "$n puts "+line+" in "+cont.short()+".")
 	}
@@ -245,7 +237,7 @@ func (z *Zone) showContents(c *Char, cont *Item) {
 	case len(cont.contents) == 0:
 		z.sendLine(c, capFirst(cont.short())+" is empty.")
 	default:
-		lines := groupItems(cont.contents, func(it *Item) string { return it.short() })
+		lines := groupItems(cont.contents, (*Item).short)
 		z.sendLine(c, capFirst(cont.short())+" holds:\n  "+strings.Join(lines, "\n  "))
 	}
 }

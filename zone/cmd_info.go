@@ -305,7 +305,7 @@ func (z *Zone) cmdInventory(c *Char, args string) {
 		z.sendLine(c, "You are carrying nothing.")
 		return
 	}
-	lines := groupItems(c.inv, func(it *Item) string { return it.short() })
+	lines := groupItems(c.inv, (*Item).short)
 	z.sendLine(c, "You are carrying:\n  "+strings.Join(lines, "\n  "))
 }
 

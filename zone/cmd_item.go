@@ -72,11 +72,10 @@ func (z *Zone) takeItems(c *Char, items []*Item, from string) {
 	if from != "" {
 		suffix = " from " + from + "."
 	}
-	for _, line := range groupItems(got, func(it *Item) string { return it.short() }) {
+	for _, line := range groupItems(got, (*Item).short) {
 		z.sendLine(c, "You get "+line+suffix)
 		z.act(c.room, c, c, "$n gets "+line+suffix)
 	}
-	z.dirty(c)
 }
 
 // getFrom takes items out of a container carried or in the room.
@@ -110,6 +109,35 @@ func (z *Zone) getFrom(c *Char, spec targetSpec, from string) {
 	z.takeItems(c, items, cont.short())
 }
 
+// letGo moves items out of c's hands with move, as drop, give and put do:
+// at most maxAll of them, an item that may not leave c's hands refused by
+// name. fits says why one cannot go (and whether that stops the rest).
+func (z *Zone) letGo(c *Char, items []*Item, fits func(*Item) (why string, stop bool), move func(*Item)) []*Item {
+	var moved []*Item
+	for i, it := range items {
+		if i == maxAll {
+			z.sendLine(c, fmt.Sprintf("You stop after %d.", maxAll))
+			break
+		}
+		if it.proto.Flags.Has(content.ItemNoDrop) {
+			z.sendLine(c, "You cannot let go of "+it.short()+".")
+			continue
+		}
+		why, stop := fits(it)
+		if why != "" {
+			z.sendLine(c, why)
+		}
+		if stop {
+			break
+		}
+		if why == "" {
+			move(it)
+			moved = append(moved, it)
+		}
+	}
+	return moved
+}
+
 // cmdDrop puts carried items on the ground.
 func (z *Zone) cmdDrop(c *Char, args string) {
 	spec, ok := parseTarget(args)
@@ -122,24 +150,13 @@ func (z *Zone) cmdDrop(c *Char, args string) {
 		z.sendLine(c, "You do not have that.")
 		return
 	}
-	var dropped []*Item
-	for i, it := range items {
-		if i == maxAll {
-			z.sendLine(c, fmt.Sprintf("You stop after %d.", maxAll))
-			break
-		}
-		if it.proto.Flags.Has(content.ItemNoDrop) {
-			z.sendLine(c, "You cannot let go of "+it.short()+".")
-			continue
-		}
+	dropped := z.letGo(c, items, func(*Item) (string, bool) {
 		if len(c.room.items) >= z.cfg.MaxRoomItems {
-			z.sendLine(c, "There is no room here for anything more.")
-			break
+			return "There is no room here for anything more.", true
 		}
-		z.itemToRoom(it, c.room)
-		dropped = append(dropped, it)
-	}
-	for _, line := range groupItems(dropped, func(it *Item) string { return it.short() }) {
+		return "", false
+	}, func(it *Item) { z.itemToRoom(it, c.room) })
+	for _, line := range groupItems(dropped, (*Item).short) {
 		z.sendLine(c, "You drop "+line+".")
 		z.act(c.room, c, c, "$n drops "+line+".")
 	}
@@ -176,24 +193,13 @@ func (z *Zone) cmdGive(c *Char, args string) {
 		z.sendLine(c, "You do not have that.")
 		return
 	}
-	var given []*Item
-	for i, it := range items {
-		if i == maxAll {
-			z.sendLine(c, fmt.Sprintf("You stop after %d.", maxAll))
-			break
-		}
-		if it.proto.Flags.Has(content.ItemNoDrop) {
-			z.sendLine(c, "You cannot let go of "+it.short()+".")
-			continue
-		}
+	given := z.letGo(c, items, func(*Item) (string, bool) {
 		if len(to.inv) >= maxCarry {
-			z.sendLine(c, capFirst(to.short())+" cannot carry any more.")
-			break
+			return capFirst(to.short()) + " cannot carry any more.", true
 		}
-		z.itemToChar(it, to)
-		given = append(given, it)
-	}
-	for _, line := range groupItems(given, func(it *Item) string { return it.short() }) {
+		return "", false
+	}, func(it *Item) { z.itemToChar(it, to) })
+	for _, line := range groupItems(given, (*Item).short) {
 		z.sendLine(c, "You give "+line+" to "+to.short()+".")
 		z.sendLine(to, capFirst(c.short())+" gives you "+line+".")
 		for _, o := range c.room.people {
@@ -201,10 +207,6 @@ func (z *Zone) cmdGive(c *Char, args string) {
 				z.sendLine(o, capFirst(c.short())+" gives "+line+" to "+to.short()+".")
 			}
 		}
-	}
-	if len(given) > 0 {
-		z.dirty(c)
-		z.dirty(to)
 	}
 }
 

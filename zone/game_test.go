@@ -5,6 +5,7 @@ import (
 	"sync"
 	"testing"
 
+	"zonemud/world/content"
 	"zonemud/zone"
 )
 
@@ -369,5 +370,24 @@ func TestComm_PlayerTextIsNotSubstituted(t *testing.T) {
 		if !strings.Contains(out, want) {
 			t.Fatalf("the room did not see %q as typed:\n%s", want, out)
 		}
+	}
+}
+
+// An item that may not leave its owner's hands (nodrop) cannot leave them
+// by way of a container on the floor either.
+func TestItems_NoDropCannotBePutAway(t *testing.T) {
+	z, s := gameZone(t, 1)
+	z.ItemProtoForTest("emberfall:item:bread").Flags |= content.ItemNoDrop
+	z.DropForTest("emberfall:item:bread", "emberfall:room:cellar", 1)
+	z.DropForTest("ashridge:item:pay_chest", "emberfall:room:cellar", 1)
+	z.InputForTest(s, 1, "get bread")
+	z.InputForTest(s, 2, "open chest")
+	z.InputForTest(s, 3, "put bread in chest")
+	if out := s.text(); !strings.Contains(out, "You cannot let go of") {
+		t.Fatalf("a nodrop item went into a container on the floor:\n%s", out)
+	}
+	z.InputForTest(s, 4, "drop bread")
+	if n := z.RoomItems("emberfall:room:cellar", "emberfall:item:bread"); n != 0 {
+		t.Fatalf("a nodrop item was dropped (%d on the floor)", n)
 	}
 }
