@@ -17,11 +17,7 @@ func (z *Zone) cmdKill(c *Char, args string) {
 		z.sendLine(c, "Kill whom?")
 		return
 	}
-	spec, ok := parseTarget(args)
-	var v *Char
-	if ok {
-		v = z.pickChar(c, spec, false)
-	}
+	v := z.findChar(c, args, false)
 	if v == nil {
 		z.sendLine(c, "There is nobody here by that name.")
 		return
@@ -80,11 +76,7 @@ func (z *Zone) cmdFlee(c *Char, args string) {
 
 // cmdAssist joins a friend's fight.
 func (z *Zone) cmdAssist(c *Char, args string) {
-	spec, ok := parseTarget(args)
-	var f *Char
-	if ok {
-		f = z.pickChar(c, spec, false)
-	}
+	f := z.findChar(c, args, false)
 	if f == nil {
 		z.sendLine(c, "Assist whom?")
 		return
@@ -109,11 +101,7 @@ func (z *Zone) cmdAssist(c *Char, args string) {
 
 // cmdConsider compares c with a possible foe.
 func (z *Zone) cmdConsider(c *Char, args string) {
-	spec, ok := parseTarget(args)
-	var v *Char
-	if ok {
-		v = z.pickChar(c, spec, false)
-	}
+	v := z.findChar(c, args, false)
 	if v == nil {
 		z.sendLine(c, "Consider whom?")
 		return
@@ -311,9 +299,7 @@ func (z *Zone) cmdAbility(c *Char, ab *content.Ability, args string) {
 		}
 	}
 	if target == nil && args != "" {
-		if spec, ok := parseTarget(args); ok {
-			target = z.pickChar(c, spec, ab.Target != "enemy")
-		}
+		target = z.findChar(c, args, ab.Target != "enemy")
 	}
 	if target == nil {
 		z.sendLine(c, capFirst(ab.Name)+" whom?")

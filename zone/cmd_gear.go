@@ -158,11 +158,7 @@ func (z *Zone) cmdPut(c *Char, args string) {
 		z.sendLine(c, "Put what in what?")
 		return
 	}
-	cspec, ok := parseTarget(into)
-	var cont *Item
-	if ok {
-		cont = pickItem(cspec, c.carried(), c.room.items)
-	}
+	cont := findItem(c, into)
 	if cont == nil {
 		z.sendLine(c, "You do not see that container here.")
 		return
@@ -217,11 +213,7 @@ func splitIn(args string) (string, string) {
 
 // lookIn shows what is in a container.
 func (z *Zone) lookIn(c *Char, what string) {
-	spec, ok := parseTarget(what)
-	var cont *Item
-	if ok {
-		cont = pickItem(spec, c.carried(), c.room.items)
-	}
+	cont := findItem(c, what)
 	z.showContents(c, cont)
 }
 
@@ -338,11 +330,7 @@ func (z *Zone) doorCmd(c *Char, args, verb string) {
 		}
 		return
 	}
-	spec, ok := parseTarget(what)
-	var it *Item
-	if ok {
-		it = pickItem(spec, c.carried(), c.room.items)
-	}
+	it := findItem(c, what)
 	if it == nil {
 		z.sendLine(c, "You see no "+what+" here.")
 		return

@@ -80,11 +80,7 @@ func (z *Zone) takeItems(c *Char, items []*Item, from string) {
 
 // getFrom takes items out of a container carried or in the room.
 func (z *Zone) getFrom(c *Char, spec targetSpec, from string) {
-	cspec, ok := parseTarget(from)
-	cont := (*Item)(nil)
-	if ok {
-		cont = pickItem(cspec, c.carried(), c.room.items)
-	}
+	cont := findItem(c, from)
 	if cont == nil {
 		z.sendLine(c, "You do not see that container here.")
 		return
@@ -179,11 +175,7 @@ func (z *Zone) cmdGive(c *Char, args string) {
 		z.sendLine(c, "You do not have that.")
 		return
 	}
-	wspec, ok := parseTarget(whoWord)
-	var to *Char
-	if ok {
-		to = z.pickChar(c, wspec, false)
-	}
+	to := z.findChar(c, whoWord, false)
 	if to == nil {
 		z.sendLine(c, "There is nobody here by that name.")
 		return

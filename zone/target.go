@@ -85,6 +85,25 @@ func pickItems(spec targetSpec, list []*Item) []*Item {
 	return out
 }
 
+// findItem is the item that word names among what c carries, then what
+// lies in c's room, or nil.
+func findItem(c *Char, word string) *Item {
+	spec, ok := parseTarget(word)
+	if !ok {
+		return nil
+	}
+	return pickItem(spec, c.carried(), c.room.items)
+}
+
+// findChar is the character in c's room that word names, or nil.
+func (z *Zone) findChar(c *Char, word string, includeSelf bool) *Char {
+	spec, ok := parseTarget(word)
+	if !ok {
+		return nil
+	}
+	return z.pickChar(c, spec, includeSelf)
+}
+
 // pickItem returns the one item spec names in the lists, counting across
 // them in order, or nil.
 func pickItem(spec targetSpec, lists ...[]*Item) *Item {
