@@ -4,9 +4,9 @@ import (
 	"errors"
 	"log/slog"
 	"slices"
-	"sync"
 	"time"
 
+	"zonemud/internal/queue"
 	"zonemud/store"
 	"zonemud/zone"
 )
@@ -19,9 +19,7 @@ type saver struct {
 	db  *store.DB
 	log *slog.Logger
 
-	mu     sync.Mutex
-	q      []saverOp     // guarded by mu
-	signal chan struct{} // capacity 1
+	q *queue.Queue[saverOp] // what zones and logins asked for, in order
 	// failures counts commits that failed as a whole (disk full).
 	failures int // saver goroutine only
 
@@ -70,19 +68,13 @@ type loadResult struct {
 }
 
 func newSaver(db *store.DB, log *slog.Logger) *saver {
-	return &saver{db: db, log: log, signal: make(chan struct{}, 1),
+	return &saver{db: db, log: log, q: queue.New[saverOp](queue.Options{KeepCap: 1024}),
 		held: map[string]*heldRecord{}, retryEvery: 5 * time.Second}
 }
 
-func (s *saver) push(op saverOp) {
-	s.mu.Lock()
-	s.q = append(s.q, op)
-	s.mu.Unlock()
-	select {
-	case s.signal <- struct{}{}:
-	default:
-	}
-}
+// push queues op. It never blocks: the saver's queue has no limit and is
+// never closed.
+func (s *saver) push(op saverOp) { _ = s.q.Push(op) }
 
 // queue takes a batch. It never blocks.
 func (s *saver) queue(b *zone.SaveBatch) { s.push(saverOp{batch: b}) }
@@ -114,24 +106,19 @@ func (s *saver) run(stop <-chan struct{}) {
 			retry = time.After(s.retryEvery)
 		}
 		select {
-		case <-s.signal:
+		case <-s.q.Signal():
 		case <-retry:
 			s.commit(nil)
 			continue
 		case <-stop:
-			s.mu.Lock()
-			empty := len(s.q) == 0
-			s.mu.Unlock()
-			if empty {
+			if s.q.Len() == 0 {
 				s.finish()
 				return
 			}
 		}
-		s.mu.Lock()
-		ops := s.q
-		s.q = nil
-		s.mu.Unlock()
+		ops := s.q.Pop()
 		s.process(ops)
+		s.q.Recycle(ops)
 	}
 }
 

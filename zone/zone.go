@@ -13,6 +13,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"zonemud/internal/queue"
 	"zonemud/script"
 	"zonemud/world/content"
 )
@@ -67,9 +68,16 @@ type Zone struct {
 	cfg      Config        // immutable after New
 	log      *slog.Logger  // immutable after New
 
-	inbox chan msg      // sessions post here; may block while the zone lives
-	mail  mailbox       // zone-to-zone and world traffic; never blocks
-	dead  chan struct{} // closed when Run returns
+	inbox chan msg // sessions post here; may block while the zone lives
+	// mail is zone-to-zone and world traffic. A push never blocks, so two
+	// zones sending to each other can never deadlock the way two full
+	// channels would; it refuses once the zone has stopped, and a sender
+	// handing over a character then keeps it. The zone drains it whole
+	// before each inbox message, which keeps causal order: anything pushed
+	// before a session was pointed here is handled before that session's
+	// next input.
+	mail *queue.Queue[msg]
+	dead chan struct{} // closed when Run returns
 
 	owner ownerCheck
 
@@ -181,7 +189,7 @@ func New(proto *content.Zone, set *content.Set, shard Shard, cfg Config, opt Opt
 	z := &Zone{
 		id: id, template: proto.ID, proto: proto, shard: shard, cfg: cfg, log: lg,
 		inbox: make(chan msg, InboxSize),
-		mail:  newMailbox(),
+		mail:  queue.New[msg](queue.Options{KeepCap: 1024}),
 		dead:  make(chan struct{}),
 		set:   set,
 		rng:   mrand.New(mrand.NewPCG(seed, seed^0x9e3779b97f4a7c15)),
@@ -252,7 +260,7 @@ func (z *Zone) postOrDrop(m msg) bool {
 
 // send queues m on the zone's mailbox. It never blocks; it is how zones and
 // the world talk to a zone.
-func (z *Zone) send(m msg) bool { return z.mail.push(m) }
+func (z *Zone) send(m msg) bool { return z.mail.Push(m) == nil }
 
 // Input posts a line a player typed. It blocks while the inbox is full and
 // reports false if the zone has stopped.
@@ -328,7 +336,7 @@ func (z *Zone) Run(ctx context.Context) {
 			wakeUp()
 			z.drainMail()
 			z.handle(m)
-		case <-z.mail.signal:
+		case <-z.mail.Signal():
 			wakeUp()
 			z.drainMail()
 		case fired := <-ticker.C:
@@ -366,7 +374,7 @@ func (z *Zone) Run(ctx context.Context) {
 // canSleep reports whether the zone may stop its ticker: nobody here,
 // nothing queued, nothing due within a few pulses.
 func (z *Zone) canSleep() bool {
-	if len(z.players) > 0 || len(z.inbox) > 0 || z.mail.len() > 0 {
+	if len(z.players) > 0 || len(z.inbox) > 0 || z.mail.Len() > 0 {
 		return false
 	}
 	next := z.nextDue()
@@ -390,16 +398,15 @@ func (z *Zone) nextDue() uint64 {
 
 // drainMail handles everything on the mailbox.
 func (z *Zone) drainMail() {
-	q := z.mail.take()
+	q := z.mail.Pop()
 	if len(q) == 0 {
-		z.mail.recycle(q)
 		return
 	}
 	z.mailDepth.Store(int32(len(q)))
 	for _, m := range q {
 		z.handle(m)
 	}
-	z.mail.recycle(q)
+	z.mail.Recycle(q)
 }
 
 // tick is one pulse.
@@ -581,7 +588,7 @@ func (z *Zone) stop() {
 			continue
 		default:
 		}
-		if z.mail.len() == 0 {
+		if z.mail.Len() == 0 {
 			break
 		}
 		z.drainMail()
@@ -589,7 +596,8 @@ func (z *Zone) stop() {
 	// From here on nothing more is taken: a sender whose mail is refused
 	// keeps what it meant to hand over. What slipped in since the drain
 	// is handled now, while everyone is still here to be handed back.
-	for _, m := range z.mail.close() {
+	z.mail.Close()
+	for _, m := range z.mail.Pop() {
 		z.handle(m)
 	}
 	// Everyone leaves in one checkpoint, then is handed back.

@@ -110,7 +110,7 @@ func TestOutQueue_Bounded(t *testing.T) {
 	if ok, _ := q.put(frameText, []byte("x")); ok {
 		t.Fatal("frame accepted after close")
 	}
-	b := q.take()
+	b := q.Pop()
 	count := 0
 	for len(b) > 0 {
 		kind, _, rest, ok := nextFrame(b)

@@ -2,7 +2,9 @@ package gate
 
 import (
 	"encoding/binary"
-	"sync"
+	"errors"
+
+	"zonemud/internal/queue"
 )
 
 // Output frames, as queued for a session's writer goroutine.
@@ -20,64 +22,31 @@ const (
 // when the queue would pass its limit the put fails, and the session closes
 // the connection rather than let a client that does not read stall anyone.
 // Frames are packed into one byte slice ([kind][len u32][data]) that the
-// writer swaps for an empty one, so steady traffic allocates nothing.
+// writer takes whole, so steady traffic allocates nothing.
 type outQueue struct {
-	mu      sync.Mutex
-	buf     []byte // guarded by mu
-	spare   []byte // guarded by mu
-	limit   int    // immutable
-	closing bool   // guarded by mu: a close frame is queued
-	signal  chan struct{}
+	*queue.Queue[byte]
 }
 
-func newOutQueue(limit int) *outQueue {
-	return &outQueue{limit: limit, signal: make(chan struct{}, 1)}
+// outKeep is the largest drained buffer a session keeps for reuse: an idle
+// session does not hold the memory of its largest burst.
+const outKeep = 2048
+
+func newOutQueue(limit int) outQueue {
+	return outQueue{queue.New[byte](queue.Options{Limit: limit, KeepCap: outKeep})}
 }
 
 // put queues one frame. It reports false if the session is closing, or if
-// the frame would pass the limit (overflow is then true).
-func (q *outQueue) put(kind byte, p []byte) (ok, overflow bool) {
-	q.mu.Lock()
-	if q.closing {
-		q.mu.Unlock()
-		return false, false
-	}
+// the frame would pass the limit (overflow is then true). A close frame
+// goes in whatever the limit, and nothing goes in after it.
+func (q outQueue) put(kind byte, p []byte) (ok, overflow bool) {
+	var h [5]byte
+	h[0] = kind
+	binary.BigEndian.PutUint32(h[1:], uint32(len(p)))
 	if kind == frameClose {
-		q.closing = true
-	} else if len(q.buf)+5+len(p) > q.limit {
-		q.mu.Unlock()
-		return false, true
+		return q.Close(h[:], p), false
 	}
-	q.buf = append(q.buf, kind)
-	q.buf = binary.BigEndian.AppendUint32(q.buf, uint32(len(p)))
-	q.buf = append(q.buf, p...)
-	q.mu.Unlock()
-	select {
-	case q.signal <- struct{}{}:
-	default:
-	}
-	return true, false
-}
-
-// take returns the queued frames; hand the slice back with recycle.
-func (q *outQueue) take() []byte {
-	q.mu.Lock()
-	b := q.buf
-	q.buf = q.spare[:0]
-	q.spare = nil
-	q.mu.Unlock()
-	return b
-}
-
-func (q *outQueue) recycle(b []byte) {
-	if cap(b) > 2048 {
-		return // keep idle sessions small
-	}
-	q.mu.Lock()
-	if q.spare == nil {
-		q.spare = b[:0]
-	}
-	q.mu.Unlock()
+	err := q.Append(h[:], p)
+	return err == nil, errors.Is(err, queue.ErrFull)
 }
 
 // nextFrame splits the first frame off b.

@@ -28,7 +28,7 @@ type Session struct {
 	g      *Gate    // immutable
 	c      conn     // immutable
 	remote net.Addr // immutable
-	out    *outQueue
+	out    outQueue
 	name   atomic.Pointer[string] // atomic: set once logged in
 
 	zone atomic.Pointer[zone.Zone] // atomic: where input goes
@@ -203,8 +203,8 @@ func (s *Session) writer() {
 	var rendered []byte
 	timeout := time.Duration(s.g.cfg.WriteTimeoutSecs) * time.Second
 	for {
-		<-s.out.signal
-		frames := s.out.take()
+		<-s.out.Signal()
+		frames := s.out.Pop()
 		// The deadline is set before the burst's first write, not at its
 		// flush: the encoder passes a burst bigger than its buffer to the
 		// socket as it goes, and the last burst's deadline has long passed
@@ -249,7 +249,7 @@ func (s *Session) writer() {
 				err = ferr
 			}
 		}
-		s.out.recycle(frames)
+		s.out.Recycle(frames)
 		if cap(rendered) > 2048 {
 			rendered = nil // idle sessions keep no burst-sized buffer
 		}
