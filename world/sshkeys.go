@@ -1,6 +1,7 @@
 package world
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"strconv"
@@ -18,7 +19,10 @@ const maxKeys = 16
 // goroutine (it writes the store), and reports to done what to tell the
 // player.
 func (w *World) SSHKeys(name, op, arg string, done func(reply string)) {
-	go func() { done(w.sshKeys(name, op, arg)) }()
+	_, ok := w.gr.start(context.Background(), func(context.Context) { done(w.sshKeys(name, op, arg)) }, "world", "sshkeys")
+	if !ok {
+		done("The world is shutting down; your keys were not changed.")
+	}
 }
 
 func (w *World) sshKeys(name, op, arg string) string {

@@ -7,9 +7,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
-	"runtime/pprof"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"time"
 
@@ -79,10 +77,11 @@ type World struct {
 	// that minting an instance makes none).
 	objectLoads atomic.Uint64
 
-	wg        sync.WaitGroup // tracked goroutines
+	gr        goroutines // every goroutine the world starts
+	zoneDone  []<-chan struct{}
 	cancel    context.CancelFunc
 	saverStop chan struct{}
-	saverDone chan struct{}
+	saverDone <-chan struct{}
 }
 
 // New builds the world for a content set over an open store. It starts
@@ -129,25 +128,12 @@ func (w *World) Start() {
 	ctx, cancel := context.WithCancel(context.Background())
 	w.cancel = cancel
 	w.saverStop = make(chan struct{})
-	w.saverDone = make(chan struct{})
-	go func() {
-		defer close(w.saverDone)
-		pprof.Do(context.Background(), pprof.Labels("world", "saver"), func(context.Context) {
-			w.saver.run(w.saverStop)
-		})
-	}()
+	w.saverDone, _ = w.gr.start(context.Background(), func(context.Context) { w.saver.run(w.saverStop) }, "world", "saver")
 	for _, z := range w.zoneList {
-		w.spawn(ctx, z)
+		if done, ok := w.gr.start(ctx, z.Run, "world", "zone", "zone", z.ID(), "template", z.Template()); ok {
+			w.zoneDone = append(w.zoneDone, done)
+		}
 	}
-}
-
-// spawn runs a zone on a tracked goroutine labelled with its id.
-func (w *World) spawn(ctx context.Context, z *zone.Zone) {
-	w.wg.Add(1)
-	go func() {
-		defer w.wg.Done()
-		pprof.Do(ctx, pprof.Labels("zone", z.Template()), func(ctx context.Context) { z.Run(ctx) })
-	}()
 }
 
 // Shutdown stops logins, tells everyone, stops every zone (each hands its
@@ -163,12 +149,12 @@ func (w *World) Shutdown(ctx context.Context) error {
 	if w.cancel != nil {
 		w.cancel()
 	}
-	done := make(chan struct{})
-	go func() { w.wg.Wait(); close(done) }()
-	select {
-	case <-done:
-	case <-ctx.Done():
-		return fmt.Errorf("world: shutdown: zones did not stop in time: %w", ctx.Err())
+	for _, done := range w.zoneDone {
+		select {
+		case <-done:
+		case <-ctx.Done():
+			return fmt.Errorf("world: shutdown: zones did not stop in time: %w", ctx.Err())
+		}
 	}
 	if w.saverStop != nil {
 		close(w.saverStop)
@@ -178,6 +164,11 @@ func (w *World) Shutdown(ctx context.Context) error {
 		case <-ctx.Done():
 			return fmt.Errorf("world: shutdown: saver did not finish: %w", ctx.Err())
 		}
+	}
+	// Workers (backups, SSH key changes) finish what they started.
+	w.gr.close()
+	if err := w.gr.wait(ctx); err != nil {
+		return fmt.Errorf("world: shutdown: workers did not finish: %w", err)
 	}
 	return nil
 }
@@ -367,7 +358,7 @@ func (w *World) isAdmin(name string) bool {
 // Backup writes a consistent copy of the database into the backup folder
 // on its own goroutine, and reports to done.
 func (w *World) Backup(done func(path string, size int64, err error)) {
-	go func() {
+	_, ok := w.gr.start(context.Background(), func(context.Context) {
 		dir := w.cfg.BackupDir
 		if dir == "" {
 			dir = filepath.Join(filepath.Dir(w.db.Path()), "backups")
@@ -382,7 +373,10 @@ func (w *World) Backup(done func(path string, size int64, err error)) {
 			w.log.Info("world: backup written", "path", path, "bytes", n)
 		}
 		done(path, n, err)
-	}()
+	}, "world", "backup")
+	if !ok {
+		done("", 0, ErrStopping)
+	}
 }
 
 // loadRecord reads a character through the saver (so it sees every save
