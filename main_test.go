@@ -94,6 +94,9 @@ func startProc(t *testing.T, cfgPath, telnet string) *proc {
 	p := &proc{cmd: exec.Command(binary(t), "-config", cfgPath), out: &bytes.Buffer{}, telnet: telnet, done: make(chan error, 1)}
 	p.cmd.Stdout = p.out
 	p.cmd.Stderr = p.out
+	// The server under test checks that only a zone's goroutine touches
+	// its state, as every test binary does.
+	p.cmd.Env = append(os.Environ(), "MUD_DEBUG_GOROUTINES=1")
 	if err := p.cmd.Start(); err != nil {
 		t.Fatal(err)
 	}

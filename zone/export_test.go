@@ -10,7 +10,6 @@ import (
 // import the world and the gate) reach internals through these names.
 
 func init() {
-	debugOwner = true
 	// A command that panics, so end-to-end tests can check that a fault in
 	// one handler costs only that session.
 	commands = append(commands, command{
@@ -71,7 +70,7 @@ func (z *Zone) DroppedInputs() uint64 { return z.dropped.Load() }
 
 // SetOwnerCheck turns the goroutine owner check on or off; benchmarks turn
 // it off to measure what production runs.
-func SetOwnerCheck(on bool) { debugOwner = on }
+func SetOwnerCheck(on bool) { debugOwner.Store(on) }
 
 // CharState reports a held character's change counters and arrival.
 func (z *Zone) CharState(name string) (ver, savedVer, arrival uint64, ok bool) {

@@ -369,6 +369,7 @@ func (z *Zone) promptText(c *Char) string {
 
 // flush hands every player's waiting output, with a prompt, to its session.
 func (z *Zone) flush() {
+	z.owner.check()
 	if z.vm != nil && time.Since(z.luaAt) > time.Second {
 		st := z.vm.Stats()
 		z.luaStats.Store(&st)

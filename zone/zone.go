@@ -8,7 +8,6 @@ import (
 	"hash/fnv"
 	"log/slog"
 	mrand "math/rand/v2"
-	"os"
 	"runtime/debug"
 	"sync/atomic"
 	"time"
@@ -207,12 +206,6 @@ func New(proto *content.Zone, set *content.Set, shard Shard, cfg Config, opt Opt
 	return z
 }
 
-func init() {
-	if os.Getenv("MUD_DEBUG_GOROUTINES") == "1" {
-		debugOwner = true
-	}
-}
-
 // ID is which actor this zone is: its template id, or <template>#<hex> for
 // an instance.
 func (z *Zone) ID() string { return z.id }
@@ -398,6 +391,7 @@ func (z *Zone) nextDue() uint64 {
 
 // drainMail handles everything on the mailbox.
 func (z *Zone) drainMail() {
+	z.owner.check()
 	q := z.mail.Pop()
 	if len(q) == 0 {
 		return
@@ -411,12 +405,14 @@ func (z *Zone) drainMail() {
 
 // tick is one pulse.
 func (z *Zone) tick() {
+	z.owner.check()
 	z.pulses.tick()
 	z.tasks.runDue(z.pulses.now, z.fireTask)
 	z.pulseNo.Store(z.pulses.now)
 }
 
 func (z *Zone) fireTask(fn func()) {
+	z.owner.check()
 	defer func() {
 		if v := recover(); v != nil {
 			z.fault("task", v)
@@ -564,6 +560,7 @@ func (z *Zone) handBackAfterFault(m msg, s Session) Session {
 
 // boot builds the zone's world: rooms are made in New; here the resets run.
 func (z *Zone) boot() {
+	z.owner.check()
 	z.loadObjects(z.objects)
 	z.objects = nil
 	z.startScripts()
@@ -580,6 +577,7 @@ func (z *Zone) boot() {
 // stop is the zone's last act: handle what is queued, then hand everyone
 // back and disconnect them.
 func (z *Zone) stop() {
+	z.owner.check()
 	z.stopping = true
 	for {
 		select {
