@@ -10,6 +10,7 @@ import (
 	"math/rand/v2"
 	"net"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -24,8 +25,6 @@ const (
 	// readPoll bounds each read of a logged-in bot, so a reader notices a
 	// close it missed; a quiet connection is not an error.
 	readPoll = 10 * time.Second
-	// quitWait is how long a bot waits for the server to close after quit.
-	quitWait = 2 * time.Second
 )
 
 var quitLine = []byte("quit\r\n")
@@ -42,11 +41,14 @@ type bot struct {
 	// read by summarize after the bot returns.
 	connected      bool
 	loggedIn       bool
+	byKey          bool          // SSH: the key logged the bot in
+	keyAdded       bool          // SSH: the bot registered the key in game
+	walked         int           // steps taken away from the start room
 	loginTime      time.Duration // dial to first prompt
 	failure        string        // why connecting or logging in failed; "" if it did not
 	failureExample string
 
-	conn net.Conn // safe for the concurrent writes of reader and sender
+	conn link // safe for the concurrent writes of reader and sender
 	br   *bufio.Reader
 	s    stream // bot goroutine while logging in, then reader goroutine only
 
@@ -56,11 +58,16 @@ type bot struct {
 	// compare-and-swap, and whoever clears it counts it, so each command is
 	// counted exactly once.
 	outstanding atomic.Int64
-	closing     atomic.Bool   // the bot is ending the connection itself
-	answered    chan struct{} // capacity 1; the reader nudges a draining sender
-	readerDone  chan struct{} // closed when the reader returns
+	// outCmd is the outstanding command, stored before outstanding.
+	outCmd      atomic.Pointer[cmdSpec]
+	exits       atomic.Pointer[[]string] // the exits of the room last seen; written by the reader
+	closing     atomic.Bool              // the bot is ending the connection itself
+	answered    chan struct{}            // capacity 1; the reader nudges a waiting sender
+	readerDone  chan struct{}            // closed when the reader returns
+	readerEnded atomic.Int64             // run.mono() when the server closed the connection; 0 before
 
 	rng       *rand.Rand // sender only
+	lastDir   string     // sender only: the way the last step went
 	sendStats struct {   // sender only
 		sent, timeouts, skipped int64
 	}
@@ -69,6 +76,8 @@ type bot struct {
 		disconnected                bool
 		samples                     []sample // only with -csv
 	}
+	quitSent       int64 // bot goroutine: run.mono() when quit was sent; 0 if never
+	farewellMissed bool  // bot goroutine: the server did not close within QuitWait
 }
 
 // sample is one round trip for the CSV file.
@@ -88,20 +97,78 @@ func newBot(r *run, idx int) *bot {
 	}
 }
 
-// run logs the bot in, calls logins.Done, and if the login worked, sends
-// commands until the run stops, then quits.
+// run logs the bot in, registers its key and walks away from the start
+// room if the run asks for it, calls logins.Done, and if all that worked,
+// sends commands until the run stops, then quits.
 func (b *bot) run(ctx context.Context, logins *sync.WaitGroup) {
 	ok := b.login(ctx)
 	if ok {
 		b.r.loggedIn.Add(1)
+		go b.read() // tracked: quit waits for readerDone
+		ok = b.prepare(ctx)
 	}
 	logins.Done()
 	if !ok {
+		if b.conn != nil {
+			b.conn.Close()
+			if b.loggedIn {
+				<-b.readerDone
+			}
+		}
 		return
 	}
-	go b.read() // tracked: quit waits for readerDone
 	b.send()
 	b.quit()
+}
+
+// prepare gets a logged-in bot ready: over SSH, the key goes on the account
+// if the key did not log it in; then the walk. It reports false, with
+// b.failure set, if the bot cannot go on.
+func (b *bot) prepare(ctx context.Context) bool {
+	r := b.r
+	if r.key != nil && !b.byKey {
+		if !b.do(ctx, &r.keyAdd) {
+			b.failure = "no answer to sshkey add"
+			return false
+		}
+		b.keyAdded = true
+	}
+	for range r.cfg.Walk {
+		if !b.do(ctx, &r.step) {
+			if ctx.Err() != nil {
+				return false
+			}
+			b.failure = "no answer to a step while walking away"
+			return false
+		}
+		b.walked++
+	}
+	return true
+}
+
+// do sends one command outside the measured window and waits for its
+// answer. It reports false if none came within the reply timeout.
+func (b *bot) do(ctx context.Context, c *cmdSpec) bool {
+	if !b.sendSpec(c) {
+		return false
+	}
+	t := time.NewTimer(b.r.cfg.ReplyTimeout)
+	defer t.Stop()
+	for {
+		select {
+		case <-b.answered:
+			if b.outstanding.Load() == 0 {
+				return true
+			}
+		case <-b.readerDone:
+			return false
+		case <-ctx.Done():
+			return false
+		case <-t.C:
+			b.outstanding.Store(0)
+			return false
+		}
+	}
 }
 
 // Login steps, each named for the failure messages.
@@ -125,7 +192,7 @@ func (s loginStep) String() string {
 	}[s]
 }
 
-// loginFailures are the server lines that end a login (DESIGN.md).
+// loginFailures are the server lines that end a login.
 var loginFailures = []string{"refused", "wrong password", "too many"}
 
 // login dials and answers the server's questions until the first prompt. It
@@ -134,23 +201,37 @@ func (b *bot) login(ctx context.Context) bool {
 	cfg := &b.r.cfg
 	start := time.Now()
 	deadline := start.Add(cfg.LoginTimeout)
-	d := net.Dialer{Deadline: deadline}
-	conn, err := d.DialContext(ctx, "tcp", cfg.Addr)
-	if err != nil {
-		if ctx.Err() == nil {
-			b.failure, b.failureExample = "connect: "+errClass(err), err.Error()
+	step := stepName
+	if b.r.key != nil {
+		l, byKey, err := dialSSH(ctx, cfg.Addr, b.name, cfg.Password, b.r.key, deadline)
+		if err != nil {
+			if ctx.Err() == nil {
+				b.failure, b.failureExample = "ssh connect: "+errClass(err), err.Error()
+			}
+			return false
 		}
-		return false
+		b.conn, b.byKey = l, byKey
+		step = stepNameSent // the SSH user name is the name
+	} else {
+		d := net.Dialer{Deadline: deadline}
+		conn, err := d.DialContext(ctx, "tcp", cfg.Addr)
+		if err != nil {
+			if ctx.Err() == nil {
+				b.failure, b.failureExample = "connect: "+errClass(err), err.Error()
+			}
+			return false
+		}
+		b.conn = tcpLink{conn}
 	}
+	conn := b.conn
 	b.connected = true
-	b.conn = conn
 	conn.SetDeadline(deadline)
 	stop := context.AfterFunc(ctx, func() { conn.SetDeadline(time.Now()) })
 	defer stop()
 
 	b.br = bufio.NewReaderSize(conn, readBufSize)
 	b.s.keep = true
-	step := stepName
+	b.s.trackExits = b.r.trackExits
 	fail := func(reason, example string) bool {
 		if ctx.Err() == nil {
 			b.failure, b.failureExample = reason, example
@@ -158,9 +239,10 @@ func (b *bot) login(ctx context.Context) bool {
 		conn.Close()
 		return false
 	}
+	var sentNow bool // the bot answered a question from this read
 	answer := func(line string, next loginStep) error {
 		b.s.sent()
-		step = next
+		step, sentNow = next, true
 		_, err := conn.Write([]byte(line + "\r\n"))
 		return err
 	}
@@ -171,6 +253,7 @@ func (b *bot) login(ctx context.Context) bool {
 		chunk, _ := b.br.Peek(b.br.Buffered())
 		prompts := b.s.feed(chunk)
 		b.br.Discard(len(chunk))
+		b.takeExits()
 		if err := b.flushReply(); err != nil {
 			return fail(errClass(err)+" "+step.String(), err.Error())
 		}
@@ -181,6 +264,7 @@ func (b *bot) login(ctx context.Context) bool {
 		}
 		text := b.s.text
 		var err error
+		sentNow = false
 		switch step {
 		case stepName:
 			if containsFold(text, "name") {
@@ -192,6 +276,10 @@ func (b *bot) login(ctx context.Context) bool {
 				err = answer("y", stepPassword)
 			case containsFold(text, "password"):
 				err = answer(cfg.Password, stepPrompt)
+			case b.r.key != nil && prompts > 0:
+				// SSH, an account the key or password opened: no
+				// question, straight into the world.
+				step = stepPrompt
 			}
 		case stepPassword:
 			if containsFold(text, "password") {
@@ -201,7 +289,8 @@ func (b *bot) login(ctx context.Context) bool {
 			if containsFold(text, "again") {
 				err = answer(cfg.Password, stepPrompt)
 			}
-		case stepPrompt:
+		}
+		if step == stepPrompt && !sentNow {
 			if prompts > 0 {
 				elapsed := time.Since(start)
 				if !stop() {
@@ -316,7 +405,17 @@ func (b *bot) send() {
 // is broken.
 func (b *bot) sendCommand() bool {
 	r := b.r
-	line := r.lines[b.rng.IntN(len(r.lines))]
+	return b.sendSpec(&r.cmds[b.rng.IntN(len(r.cmds))])
+}
+
+// sendSpec writes c, a step through a random exit if c says so. It reports
+// false if the connection is broken.
+func (b *bot) sendSpec(c *cmdSpec) bool {
+	r := b.r
+	line := c.line
+	if c.exit {
+		line = b.pickExit()
+	}
 	now := r.mono()
 	inWin := r.inWindow(now)
 	v := now << 1
@@ -324,6 +423,7 @@ func (b *bot) sendCommand() bool {
 		v |= 1
 	}
 	// Store before writing: the answer can arrive before Write returns.
+	b.outCmd.Store(c)
 	b.outstanding.Store(v)
 	_, err := b.conn.Write(line)
 	if err != nil && b.outstanding.CompareAndSwap(v, 0) {
@@ -333,6 +433,57 @@ func (b *bot) sendCommand() bool {
 		b.sendStats.sent++
 	}
 	return err == nil
+}
+
+// opposite is the way back of each direction.
+var opposite = map[string]string{
+	"north": "south", "south": "north", "east": "west", "west": "east", "up": "down", "down": "up",
+	"northeast": "southwest", "southwest": "northeast", "northwest": "southeast", "southeast": "northwest",
+}
+
+// pickExit chooses an open exit of the room the bot last saw, not the way
+// it came unless that is the only one, so that a walk goes somewhere. With
+// no exits seen it looks, which shows them.
+func (b *bot) pickExit() []byte {
+	p := b.exits.Load()
+	if p == nil || len(*p) == 0 {
+		b.lastDir = ""
+		return lookLine
+	}
+	ways := *p
+	back := opposite[b.lastDir]
+	n := len(ways)
+	if n > 1 && slices.Contains(ways, back) {
+		n--
+	}
+	i := b.rng.IntN(n)
+	if n < len(ways) {
+		// Skip the way back.
+		j := 0
+		for _, w := range ways {
+			if w == back {
+				continue
+			}
+			if j == i {
+				b.lastDir = w
+				break
+			}
+			j++
+		}
+	} else {
+		b.lastDir = ways[i]
+	}
+	return []byte(b.lastDir + "\r\n")
+}
+
+var lookLine = []byte("look\r\n")
+
+// takeExits publishes the exits the stream found for the sender.
+func (b *bot) takeExits() {
+	if b.s.sawExits {
+		ways := slices.Clone(b.s.exits)
+		b.exits.Store(&ways)
+	}
 }
 
 // expire counts the outstanding command as a timeout if it is older than
@@ -371,18 +522,22 @@ func (b *bot) drain(timer *time.Timer) {
 	}
 }
 
-// quit sends quit, gives the server a moment to close, and closes.
+// quit sends quit, waits for the server's farewell (it closes the
+// connection), and closes.
 func (b *bot) quit() {
 	b.closing.Store(true)
 	select {
 	case <-b.readerDone:
 	default:
-		b.conn.SetWriteDeadline(time.Now().Add(quitWait))
+		wait := b.r.cfg.QuitWait
+		b.conn.SetWriteDeadline(time.Now().Add(wait))
+		b.quitSent = b.r.mono()
 		if _, err := b.conn.Write(quitLine); err == nil {
-			t := time.NewTimer(quitWait)
+			t := time.NewTimer(wait)
 			select {
 			case <-b.readerDone:
 			case <-t.C:
+				b.farewellMissed = true
 			}
 			t.Stop()
 		}
@@ -391,20 +546,23 @@ func (b *bot) quit() {
 	<-b.readerDone
 }
 
-// read is the bot's reader goroutine: it finds prompts and gives each to the
-// outstanding command or counts it as unsolicited.
+// read is the bot's reader goroutine: it finds prompts and gives the
+// answer to the outstanding command, counting the rest as unsolicited.
 func (b *bot) read() {
 	defer close(b.readerDone)
 	r := b.r
 	csv := r.cfg.CSV != ""
+	var armedFor int64 // the outstanding value the stream is armed for
 	for {
 		b.conn.SetReadDeadline(time.Now().Add(readPoll))
 		if _, err := b.br.Peek(1); err != nil {
-			if b.closing.Load() {
-				return
-			}
 			if errors.Is(err, os.ErrDeadlineExceeded) {
-				continue
+				continue // a quiet spell, not an end
+			}
+			if b.closing.Load() {
+				// The server closed after quit (or the bot gave up on it).
+				b.readerEnded.Store(r.mono())
+				return
 			}
 			b.readStats.disconnected = true
 			if out := b.outstanding.Swap(0); out&1 != 0 {
@@ -413,21 +571,25 @@ func (b *bot) read() {
 			return
 		}
 		now := r.mono()
+		// Arm the stream for a command sent before this read returned; text
+		// read before a command was sent cannot answer it.
+		if out := b.outstanding.Load(); out != 0 && out != armedFor && out>>1 <= now {
+			armedFor = out
+			var markers [][]byte
+			if c := b.outCmd.Load(); c != nil {
+				markers = c.markers
+			}
+			b.s.arm(markers)
+		}
 		chunk, _ := b.br.Peek(b.br.Buffered())
 		prompts := b.s.feed(chunk)
 		b.br.Discard(len(chunk))
+		b.takeExits()
 		b.flushReply() // a failed write shows up as a failed read
-		for range prompts {
-			out := b.outstanding.Load()
-			// A prompt read before the command was sent is not its answer.
-			if out == 0 || out>>1 > now || !b.outstanding.CompareAndSwap(out, 0) {
-				if r.inWindow(now) {
-					b.readStats.unsolicited++
-				}
-				continue
-			}
-			if out&1 != 0 {
-				sent := out >> 1
+		if b.s.answered {
+			prompts--
+			if armedFor != 0 && b.outstanding.CompareAndSwap(armedFor, 0) && armedFor&1 != 0 {
+				sent := armedFor >> 1
 				b.readStats.answered++
 				r.rtt.record(time.Duration(now - sent))
 				if csv {
@@ -438,6 +600,9 @@ func (b *bot) read() {
 			case b.answered <- struct{}{}:
 			default:
 			}
+		}
+		if prompts > 0 && r.inWindow(now) {
+			b.readStats.unsolicited += int64(prompts)
 		}
 	}
 }

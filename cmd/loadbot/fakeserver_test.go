@@ -21,9 +21,12 @@ type fakeOpts struct {
 	silent bool          // accept connections and send nothing
 	delay  time.Duration // before answering a command
 	push   time.Duration // if set, an unsolicited line and prompt this often per connection
+	// chatter, if set, sends a line of somebody else's talk with its own
+	// prompt as soon as a command arrives, before the answer (a crowd).
+	chatter bool
 }
 
-// fakeServer speaks the login and prompt contract of DESIGN.md over real
+// fakeServer speaks the player-facing login and prompt contract over real
 // loopback TCP, enough to drive bots.
 type fakeServer struct {
 	t    *testing.T
@@ -32,6 +35,7 @@ type fakeServer struct {
 
 	mu    sync.Mutex
 	known map[string]string     // name -> password; guarded by mu
+	keys  map[string]string     // name -> authorized key line; guarded by mu
 	conns map[net.Conn]struct{} // guarded by mu
 	wg    sync.WaitGroup        // connection goroutines
 	done  chan struct{}         // closed on cleanup
@@ -41,6 +45,7 @@ type fakeServer struct {
 	doEOR, wontNAWS    atomic.Int32 // negotiation answers received
 	dontEcho, commands atomic.Int32
 	pushes, quits      atomic.Int32
+	moves              sync.Map     // direction -> *atomic.Int32: steps the bots took
 	badLines           atomic.Int32 // lines that were not what the protocol expects
 }
 
@@ -55,6 +60,7 @@ func newFakeServer(t *testing.T, opts fakeOpts) *fakeServer {
 		ln:    ln,
 		opts:  opts,
 		known: map[string]string{},
+		keys:  map[string]string{},
 		conns: map[net.Conn]struct{}{},
 		done:  make(chan struct{}),
 		seen:  make(chan struct{}, 1),
@@ -100,9 +106,13 @@ func (f *fakeServer) accept() {
 // line never lands inside an answer.
 type fconn struct {
 	f  *fakeServer
-	c  net.Conn
+	c  io.ReadWriter
 	br *bufio.Reader
 	mu sync.Mutex
+	// ssh: a terminal session; lines end with CR, and the user name is
+	// known before the first question.
+	ssh  bool
+	user string
 }
 
 func (fc *fconn) write(s string) {
@@ -148,6 +158,9 @@ func (fc *fconn) readLine() (string, error) {
 				fc.f.dontEcho.Add(1)
 			}
 		case '\r':
+			if fc.ssh {
+				return b.String(), nil
+			}
 		case '\n':
 			return b.String(), nil
 		default:
@@ -156,20 +169,44 @@ func (fc *fconn) readLine() (string, error) {
 	}
 }
 
+// answerOf is the fake world's answer to a command, in the real one's
+// words where the bots look for them.
+func answerOf(cmd string) string {
+	switch {
+	case cmd == "look" || cmd == "north" || cmd == "south" || cmd == "east" || cmd == "west":
+		return "The Town Square\r\nA dusty square.\r\n\x1b[36mExits: north south [east] west\x1b[0m\r\n"
+	case strings.HasPrefix(cmd, "say "):
+		return "You say, '" + strings.TrimPrefix(cmd, "say ") + "'\r\n"
+	}
+	return "You " + cmd + ".\r\n"
+}
+
 func (f *fakeServer) serve(c net.Conn) {
-	fc := &fconn{f: f, c: c, br: bufio.NewReader(c)}
+	f.session(&fconn{f: f, c: c, br: bufio.NewReader(c)}, false)
+}
+
+// session is one connection's dialogue. authed is true for an SSH user
+// whose key or password the front accepted.
+func (f *fakeServer) session(fc *fconn, authed bool) {
+	c := fc.c
 	if f.opts.silent {
 		io.Copy(io.Discard, c)
 		return
 	}
-	if f.opts.eor {
-		fc.write("\xff\xfb\x19") // WILL EOR
-	}
-	fc.write("\xff\xfd\x1f\xff\xfb\x01") // DO NAWS, WILL ECHO: both refused
-	fc.write("Welcome to the fake realm.\r\nBy what name do you wish to be known? " + f.mark())
-	line, err := fc.readLine()
-	if err != nil {
-		return
+	var line string
+	if fc.ssh {
+		fc.write("Welcome to the fake realm.\r\n")
+		line = fc.user
+	} else {
+		if f.opts.eor {
+			fc.write("\xff\xfb\x19") // WILL EOR
+		}
+		fc.write("\xff\xfd\x1f\xff\xfb\x01") // DO NAWS, WILL ECHO: both refused
+		fc.write("Welcome to the fake realm.\r\nBy what name do you wish to be known? " + f.mark())
+		var err error
+		if line, err = fc.readLine(); err != nil {
+			return
+		}
 	}
 	if f.opts.refuse {
 		fc.write("That name is reserved and refused.\r\nBy what name do you wish to be known? " + f.mark())
@@ -180,7 +217,9 @@ func (f *fakeServer) serve(c net.Conn) {
 	f.mu.Lock()
 	pass, known := f.known[name]
 	f.mu.Unlock()
-	if known {
+	if authed {
+		f.resumed.Add(1)
+	} else if known {
 		fc.write("Password: " + f.mark())
 		if got, err := fc.readLine(); err != nil {
 			return
@@ -217,7 +256,7 @@ func (f *fakeServer) serve(c net.Conn) {
 		f.mu.Unlock()
 		f.created.Add(1)
 	}
-	fc.write("\r\nThe Town Square\r\nA dusty square.\r\nExits: north south east west\r\n" + f.prompt()[2:])
+	fc.write("\r\n" + answerOf("look") + f.prompt()[2:])
 
 	stop := make(chan struct{})
 	defer close(stop)
@@ -243,12 +282,23 @@ func (f *fakeServer) serve(c net.Conn) {
 		if err != nil {
 			return
 		}
+		if k, ok := strings.CutPrefix(cmd, "sshkey add "); ok {
+			f.mu.Lock()
+			f.keys[name] = k
+			f.mu.Unlock()
+			fc.write("Key added: ED25519 key.\r\n" + f.prompt())
+			continue
+		}
 		if cmd == "quit" {
 			f.quits.Add(1)
 			fc.write("Goodbye.\r\n")
 			return
 		}
 		f.commands.Add(1)
+		if _, isMove := opposite[cmd]; isMove {
+			n, _ := f.moves.LoadOrStore(cmd, new(atomic.Int32))
+			n.(*atomic.Int32).Add(1)
+		}
 		select {
 		case f.seen <- struct{}{}:
 		default:
@@ -256,9 +306,12 @@ func (f *fakeServer) serve(c net.Conn) {
 		if f.opts.mute {
 			continue
 		}
+		if f.opts.chatter {
+			fc.write("\r\nSomebody says, 'hello'" + f.prompt())
+		}
 		if f.opts.delay > 0 {
 			time.Sleep(f.opts.delay) // the server's work, not a test wait
 		}
-		fc.write("You " + cmd + "." + f.prompt())
+		fc.write(answerOf(cmd) + f.prompt())
 	}
 }

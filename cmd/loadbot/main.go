@@ -7,13 +7,9 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
-	"strings"
 	"syscall"
 	"time"
 )
-
-// defaultCommands is a walk-and-talk mix for the starter world.
-const defaultCommands = "look,north,south,east,west,say hello,who,inventory,exits"
 
 // fdSlack is the descriptors a run needs beside one per bot (stdio, the CSV
 // file, the runtime's own).
@@ -28,23 +24,40 @@ func mainErr() int {
 	fs := flag.NewFlagSet("loadbot", flag.ContinueOnError)
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), "usage: go run ./cmd/loadbot [flags]\n\n"+
-			"Logs -n telnet bots into a zonemud server and measures login time and\n"+
-			"the round trip from a command to the next prompt. Exit status 1 if any\n"+
-			"connection, login or command failed.\n\nflags:\n")
+			"Logs -n bots into a zonemud server and measures login time, the round\n"+
+			"trip from a command to its answer's prompt, and (with -pid and -metrics)\n"+
+			"the server's CPU, memory and pulse lateness. Exit status 1 if any\n"+
+			"connection, login or command failed.\n\nscenarios (-scenario):\n")
+		for _, sc := range Scenarios {
+			fmt.Fprintf(fs.Output(), "  %-7s %s\n          commands %q", sc.Name, sc.About, sc.Commands)
+			if sc.Walk > 0 {
+				fmt.Fprintf(fs.Output(), ", walk %d", sc.Walk)
+			}
+			fmt.Fprintln(fs.Output())
+		}
+		fmt.Fprintf(fs.Output(), "\nflags:\n")
 		fs.PrintDefaults()
 	}
-	fs.StringVar(&cfg.Addr, "addr", "127.0.0.1:4000", "server telnet `address`")
+	fs.StringVar(&cfg.Addr, "addr", "127.0.0.1:4000", "server `address`: its telnet port, or with -ssh-key its SSH port")
+	scenario := fs.String("scenario", "walk", "the load's `name`: "+scenarioNames())
 	fs.IntVar(&cfg.Bots, "n", 100, "number of bots")
 	fs.DurationVar(&cfg.Every, "every", 2*time.Second, "time between commands of one bot, jittered ±20%")
 	fs.DurationVar(&cfg.Duration, "duration", 60*time.Second, "measured time, after every bot logged in and the warmup")
 	fs.DurationVar(&cfg.Warmup, "warmup", 2*time.Second, "time after the last login before measuring")
 	fs.Float64Var(&cfg.Ramp, "ramp", 200, "connections started per second while logging in")
-	commands := fs.String("commands", defaultCommands, "comma-separated `list` of commands; each bot picks at random")
+	commands := fs.String("commands", "", "comma-separated `list` of commands, each bot picking at random, instead of the scenario's;\n"+
+		"\"cmd|marker\" names the text that marks its answer, \"cmd|\" none, "+ExitLine+" is a step through a random exit")
+	walk := fs.Int("walk", -1, "`steps` each bot walks through random exits after login, before it is ready (-1: the scenario's)")
 	fs.Uint64Var(&cfg.Seed, "seed", 1, "seed of the bots' random choices")
 	fs.StringVar(&cfg.Prefix, "prefix", "Bot", "name prefix (letters); bot i is prefix + i in base 26 letters")
 	fs.StringVar(&cfg.Password, "password", "loadbot-pass", "password of every bot")
 	fs.DurationVar(&cfg.ReplyTimeout, "timeout", 10*time.Second, "a command with no prompt this long is a timeout")
 	fs.DurationVar(&cfg.LoginTimeout, "login-timeout", 30*time.Second, "time allowed from dial to the first prompt")
+	fs.DurationVar(&cfg.QuitWait, "quit-wait", 10*time.Second, "time a bot waits for the server to close after quit")
+	fs.StringVar(&cfg.SSHKey, "ssh-key", "", "log in over SSH with the ed25519 key in `file` (made if missing); -addr is then the SSH port")
+	fs.IntVar(&cfg.PID, "pid", 0, "the server's process `id`: report its CPU and memory from /proc")
+	fs.StringVar(&cfg.Metrics, "metrics", "", "the server's metrics `URL` (http://127.0.0.1:4080/metrics): report pulse lateness")
+	fs.DurationVar(&cfg.Settle, "settle", 3*time.Second, "with -pid, how long to watch the server after the last bot quit")
 	fs.StringVar(&cfg.CSV, "csv", "", "write every measured round trip to `file` (bot,unix_nanos,micros)")
 	quiet := fs.Bool("quiet", false, "no progress lines on stderr")
 	asJSON := fs.Bool("json", false, "also print the summary as one JSON object, as the last line")
@@ -58,10 +71,23 @@ func mainErr() int {
 		fmt.Fprintf(os.Stderr, "loadbot: unexpected arguments %q\n", fs.Args())
 		return 2
 	}
-	for _, c := range strings.Split(*commands, ",") {
-		if c = strings.TrimSpace(c); c != "" {
-			cfg.Commands = append(cfg.Commands, c)
-		}
+	sc, ok := scenarioByName(*scenario)
+	if !ok {
+		fmt.Fprintf(os.Stderr, "loadbot: no scenario %q (there are %s)\n", *scenario, scenarioNames())
+		return 2
+	}
+	list := sc.Commands
+	cfg.Scenario, cfg.Walk = sc.Name, sc.Walk
+	if *commands != "" {
+		list, cfg.Scenario = *commands, ""
+	}
+	if *walk >= 0 {
+		cfg.Walk = *walk
+	}
+	var err error
+	if cfg.Commands, err = ParseCommands(list); err != nil {
+		fmt.Fprintf(os.Stderr, "loadbot: %v\n", err)
+		return 2
 	}
 	if *quiet {
 		cfg.Logf = nil

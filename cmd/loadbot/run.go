@@ -21,14 +21,31 @@ type Config struct {
 	Every    time.Duration // mean time between commands of one bot, jittered ±20%
 	Duration time.Duration // measured window, after every bot logged in and Warmup passed
 	Warmup   time.Duration
-	Ramp     float64  // connections started per second
-	Commands []string // each bot picks one at random for every send
+	Ramp     float64   // connections started per second
+	Scenario string    // the scenario's name, for the summary; "" for a custom mix
+	Commands []Command // each bot picks one at random for every send
+	// Walk is how many steps each bot takes through random exits right
+	// after logging in, before the run counts it as ready.
+	Walk     int
 	Seed     uint64
 	Prefix   string // name prefix; letters only
 	Password string
 
 	ReplyTimeout time.Duration // a command with no prompt this long is a timeout
 	LoginTimeout time.Duration // dial to first prompt
+	QuitWait     time.Duration // how long a bot waits for the server to close after quit
+	Settle       time.Duration // with PID: how long to watch the server after the last bot quit
+
+	// SSHKey, if set, makes the bots log in over SSH to Addr with the
+	// ed25519 key in this file (made if missing); a bot the key does not
+	// log in yet uses its password and then registers the key in game.
+	SSHKey string
+
+	// PID, if set, is the server's process id: its CPU time and resident
+	// set are read from /proc. Metrics, if set, is the server's /metrics
+	// URL, read for the zones' pulse lateness.
+	PID     int
+	Metrics string
 
 	CSV string // if set, write every round-trip sample of the window here
 
@@ -36,7 +53,7 @@ type Config struct {
 	Logf func(format string, args ...any)
 }
 
-// maxNameLen is the longest name the server accepts (DESIGN.md).
+// maxNameLen is the longest name the server accepts.
 const maxNameLen = 20
 
 func (c *Config) validate() error {
@@ -53,8 +70,12 @@ func (c *Config) validate() error {
 		return errors.New("-ramp must be a positive number")
 	case len(c.Commands) == 0:
 		return errors.New("-commands must name at least one command")
-	case c.ReplyTimeout <= 0 || c.LoginTimeout <= 0:
+	case c.ReplyTimeout <= 0 || c.LoginTimeout <= 0 || c.QuitWait <= 0:
 		return errors.New("timeouts must be positive")
+	case c.Settle < 0:
+		return errors.New("-settle must not be negative")
+	case c.Walk < 0:
+		return errors.New("-walk must not be negative")
 	case c.Password == "" || strings.ContainsAny(c.Password, "\r\n"):
 		return errors.New("-password must be one non-empty line")
 	}
@@ -67,8 +88,13 @@ func (c *Config) validate() error {
 		return fmt.Errorf("-prefix %q: name %q for bot %d is longer than %d letters", c.Prefix, longest, c.Bots-1, maxNameLen)
 	}
 	for _, cmd := range c.Commands {
-		if cmd == "" || strings.ContainsAny(cmd, "\r\n") {
-			return fmt.Errorf("-commands: %q is not one non-empty line", cmd)
+		if cmd.Line == "" || strings.ContainsAny(cmd.Line, "\r\n") {
+			return fmt.Errorf("-commands: %q is not one non-empty line", cmd.Line)
+		}
+		for _, m := range cmd.Markers {
+			if m == "" || len(m) > maxMarker {
+				return fmt.Errorf("-commands: marker %q of %q must be 1 to %d bytes", m, cmd.Line, maxMarker)
+			}
 		}
 	}
 	return nil
@@ -94,10 +120,16 @@ func botName(prefix string, i int) string {
 // run is the state shared by the bots of one Run. Besides the atomic fields
 // and the lock-free histogram, it is immutable after Run starts the first bot.
 type run struct {
-	cfg   Config
-	base  time.Time // mono() counts from here
-	lines [][]byte  // Commands, each ending in CRLF; shared read-only
-	stop  chan struct{}
+	cfg  Config
+	base time.Time // mono() counts from here
+	cmds []cmdSpec // Commands, ready to send; shared read-only
+	step cmdSpec   // a step through a random exit, for the walk
+	// keyAdd registers the SSH key in game; key is nil for telnet.
+	keyAdd     cmdSpec
+	key        *sshKey
+	trackExits bool // some command steps through exits: bots follow the exits lines
+	stop       chan struct{}
+	stopAt     atomic.Int64 // mono() when stop closed: the quit storm began
 
 	// atomic: the measured window in mono() nanoseconds, [winStart, winEnd).
 	// Both are MaxInt64 until every bot has finished logging in.
@@ -105,6 +137,24 @@ type run struct {
 
 	rtt      histogram    // round trips of commands sent in the window
 	loggedIn atomic.Int32 // bots logged in so far
+}
+
+// cmdSpec is a Command ready to send.
+type cmdSpec struct {
+	line    []byte   // ending in CRLF; nil for a step
+	exit    bool     // a step through a random exit
+	markers [][]byte // see Command.Markers
+}
+
+func newSpec(c Command) cmdSpec {
+	s := cmdSpec{exit: c.Line == ExitLine}
+	if !s.exit {
+		s.line = []byte(c.Line + "\r\n")
+	}
+	for _, m := range c.Markers {
+		s.markers = append(s.markers, []byte(m))
+	}
+	return s
 }
 
 // mono is the time since the run began, from the monotonic clock.
@@ -136,8 +186,21 @@ func Run(ctx context.Context, cfg Config) (*Summary, error) {
 		stop: make(chan struct{}),
 	}
 	for _, c := range cfg.Commands {
-		r.lines = append(r.lines, []byte(c+"\r\n"))
+		r.cmds = append(r.cmds, newSpec(c))
+		r.trackExits = r.trackExits || c.Line == ExitLine
 	}
+	r.step = newSpec(Command{Line: ExitLine, Markers: moveMarkers})
+	r.trackExits = r.trackExits || cfg.Walk > 0
+	if cfg.SSHKey != "" {
+		k, err := loadOrMakeKey(cfg.SSHKey)
+		if err != nil {
+			return nil, err
+		}
+		r.key = k
+		r.keyAdd = newSpec(Command{Line: "sshkey add " + k.line, Markers: []string{"Key added", "already yours", "already have"}})
+	}
+	mon := newMonitor(r)
+	mon.start()
 	r.winStart.Store(math.MaxInt64)
 	r.winEnd.Store(math.MaxInt64)
 
@@ -236,10 +299,21 @@ waitLogins:
 		r.winStart.Store(now)
 		r.winEnd.Store(now)
 	}
+	r.stopAt.Store(r.mono())
 	close(r.stop)
 	all.Wait()
+	if cfg.PID != 0 {
+		// Watch the server settle after the quit storm.
+		r.logf("loadbot: every bot has quit; watching the server for %v", cfg.Settle)
+		select {
+		case <-time.After(cfg.Settle):
+		case <-ctx.Done():
+		}
+	}
+	mon.stop()
 
 	s := r.summarize(bots[:started], time.Duration(winEnd-winStart))
+	s.Server = mon.server(s.LoggedIn)
 	if cfg.CSV != "" {
 		if err := writeCSV(cfg.CSV, r, bots[:started]); err != nil {
 			return s, err
@@ -252,6 +326,8 @@ waitLogins:
 func (r *run) summarize(bots []*bot, measured time.Duration) *Summary {
 	s := &Summary{
 		Addr:      r.cfg.Addr,
+		Scenario:  r.cfg.Scenario,
+		SSH:       r.key != nil,
 		Bots:      r.cfg.Bots,
 		Every:     r.cfg.Every,
 		Measured:  measured,
@@ -260,6 +336,7 @@ func (r *run) summarize(bots []*bot, measured time.Duration) *Summary {
 	}
 	tally := failureTally{}
 	logins := make([]time.Duration, 0, len(bots))
+	var farewells []time.Duration
 	for _, b := range bots {
 		if b.connected {
 			s.Connected++
@@ -278,6 +355,21 @@ func (r *run) summarize(bots []*bot, measured time.Duration) *Summary {
 		}
 		s.LoggedIn++
 		logins = append(logins, b.loginTime)
+		s.Walked += int64(b.walked)
+		if b.byKey {
+			s.ByKey++
+		}
+		if b.keyAdded {
+			s.KeysAdded++
+		}
+		if b.quitSent != 0 {
+			s.Quits++
+			if end := b.readerEnded.Load(); end != 0 && !b.farewellMissed {
+				farewells = append(farewells, time.Duration(end-r.stopAt.Load()))
+			} else {
+				s.NoFarewell++
+			}
+		}
 		s.Sent += b.sendStats.sent
 		s.Timeouts += b.sendStats.timeouts
 		s.Skipped += b.sendStats.skipped
@@ -289,6 +381,7 @@ func (r *run) summarize(bots []*bot, measured time.Duration) *Summary {
 		}
 	}
 	s.Login = latencyOf(sortedDurations(logins))
+	s.Farewell = latencyOf(sortedDurations(farewells))
 	s.Failures = tally.sorted()
 	if measured > 0 {
 		s.PerSec = float64(s.Answered) / measured.Seconds()

@@ -4,10 +4,13 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"fmt"
 	"net"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -20,13 +23,22 @@ func testConfig(addr string) Config {
 		Duration:     time.Second,
 		Warmup:       100 * time.Millisecond,
 		Ramp:         1000,
-		Commands:     []string{"look", "north", "say hello"},
+		Commands:     mustCommands("look,north,say hello"),
 		Seed:         1,
 		Prefix:       "Bot",
 		Password:     "pw-123",
 		ReplyTimeout: 2 * time.Second,
 		LoginTimeout: 5 * time.Second,
+		QuitWait:     2 * time.Second,
 	}
+}
+
+func mustCommands(list string) []Command {
+	c, err := ParseCommands(list)
+	if err != nil {
+		panic(err)
+	}
+	return c
 }
 
 // runWithin runs cfg and fails the test if Run has not returned by limit:
@@ -333,5 +345,90 @@ func TestBotName(t *testing.T) {
 			t.Fatalf("botName(%d) = %q repeats", i, n)
 		}
 		seen[n] = true
+	}
+}
+
+// In a crowd every command is followed at once by somebody else's line and
+// prompt; the answer is the prompt after the command's own reply, so no
+// round trip is shorter than the server's delay.
+func TestRun_MarkersIgnoreCrowdChatter(t *testing.T) {
+	const delay = 20 * time.Millisecond
+	f := newFakeServer(t, fakeOpts{eor: true, chatter: true, delay: delay})
+	cfg := testConfig(f.addr())
+	cfg.Bots = 5
+	cfg.Every = 100 * time.Millisecond
+	cfg.Commands = mustCommands("look,say hello")
+	cfg.CSV = filepath.Join(t.TempDir(), "rtt.csv")
+	s := runWithin(t, context.Background(), cfg, 30*time.Second)
+	checkHealthy(t, s, cfg)
+	if s.Unsolicited < s.Answered/2 {
+		t.Errorf("unsolicited %d for %d answered: the chatter's prompts were taken for answers", s.Unsolicited, s.Answered)
+	}
+	fh, err := os.Open(cfg.CSV)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fh.Close()
+	sc := bufio.NewScanner(fh)
+	sc.Scan() // header
+	for sc.Scan() {
+		f := strings.Split(sc.Text(), ",")
+		micros, err := strconv.ParseInt(f[2], 10, 64)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if time.Duration(micros)*time.Microsecond < delay {
+			t.Fatalf("round trip %dµs is shorter than the server's %v: a chatter prompt was taken for the answer", micros, delay)
+		}
+	}
+}
+
+// Bots walk away through open exits (never a closed door), then step on.
+func TestRun_WalkFollowsOpenExits(t *testing.T) {
+	f := newFakeServer(t, fakeOpts{eor: true})
+	cfg := testConfig(f.addr())
+	cfg.Bots = 5
+	cfg.Walk = 6
+	cfg.Commands = mustCommands(ExitLine + ",look")
+	s := runWithin(t, context.Background(), cfg, 30*time.Second)
+	checkHealthy(t, s, cfg)
+	if s.Walked != int64(cfg.Bots*cfg.Walk) {
+		t.Errorf("walked %d steps, want %d", s.Walked, cfg.Bots*cfg.Walk)
+	}
+	var steps int32
+	f.moves.Range(func(k, v any) bool {
+		if k == "east" {
+			t.Errorf("a bot walked east through the closed door %d times", v.(*atomic.Int32).Load())
+		}
+		steps += v.(*atomic.Int32).Load()
+		return true
+	})
+	if steps < int32(cfg.Bots*cfg.Walk) {
+		t.Errorf("the server saw %d steps, want at least %d", steps, cfg.Bots*cfg.Walk)
+	}
+}
+
+func TestParseCommands(t *testing.T) {
+	got, err := ParseCommands("look, say hello,score|,kill rat|You hit|misses, " + ExitLine)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []Command{
+		{Line: "look", Markers: []string{"Exits:"}},
+		{Line: "say hello", Markers: []string{"You say"}},
+		{Line: "score"},
+		{Line: "kill rat", Markers: []string{"You hit", "misses"}},
+		{Line: ExitLine, Markers: moveMarkers},
+	}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("got %+v\nwant %+v", got, want)
+	}
+	if _, err := ParseCommands("|Exits:"); err == nil {
+		t.Error("a marker without a command was accepted")
+	}
+	for _, sc := range Scenarios {
+		if _, err := ParseCommands(sc.Commands); err != nil {
+			t.Errorf("scenario %s: %v", sc.Name, err)
+		}
 	}
 }

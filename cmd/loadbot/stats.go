@@ -156,6 +156,8 @@ func (h *histogram) latency() Latency {
 // Summary is the result of a run.
 type Summary struct {
 	Addr     string
+	Scenario string
+	SSH      bool // the bots logged in over SSH
 	Bots     int
 	Every    time.Duration
 	Measured time.Duration // the measured window as it happened (shorter if interrupted)
@@ -176,8 +178,18 @@ type Summary struct {
 	PerSec      float64
 	TargetRate  float64 // commands per second the logged-in bots aim at
 	RoundTrip   Latency
-	Unsolicited int64 // prompts in the window with no command outstanding
+	Unsolicited int64 // prompts in the window that answered no command
 	Disconnects int   // connections the server dropped after login
+
+	Walked    int64 // steps the bots walked away from the start room before the window
+	ByKey     int   // SSH: bots the key logged in
+	KeysAdded int   // SSH: bots that registered the key in game
+
+	Quits      int     // bots that sent quit at the end
+	NoFarewell int     // of those, ones the server did not close within the quit wait
+	Farewell   Latency // from the quit storm's start to the server closing each connection
+
+	Server *Server // nil without -pid and -metrics
 }
 
 // FailureReason counts connection or login failures of one kind.
@@ -196,8 +208,16 @@ func (s *Summary) Failed() bool {
 // Text renders the summary for a human.
 func (s *Summary) Text() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "loadbot: %d bots -> %s, one command every %s (±20%%), %s measured\n",
-		s.Bots, s.Addr, secs(s.Every), secs(s.Measured.Round(time.Millisecond)))
+	via := "telnet"
+	if s.SSH {
+		via = "ssh"
+	}
+	scen := s.Scenario
+	if scen == "" {
+		scen = "custom"
+	}
+	fmt.Fprintf(&b, "loadbot: %s, %d bots -> %s over %s, one command every %s (±20%%), %s measured\n",
+		scen, s.Bots, s.Addr, via, secs(s.Every), secs(s.Measured.Round(time.Millisecond)))
 	fmt.Fprintf(&b, "connections: %d/%d made", s.Connected, s.Attempted)
 	if s.ConnFailures > 0 {
 		fmt.Fprintf(&b, " (%d failed)", s.ConnFailures)
@@ -223,6 +243,41 @@ func (s *Summary) Text() string {
 	fmt.Fprintf(&b, "round trip: p50 %s p90 %s p99 %s max %s\n",
 		ms(s.RoundTrip.P50), ms(s.RoundTrip.P90), ms(s.RoundTrip.P99), ms(s.RoundTrip.Max))
 	fmt.Fprintf(&b, "unsolicited prompts: %d; disconnects: %d\n", s.Unsolicited, s.Disconnects)
+	if s.Walked > 0 {
+		fmt.Fprintf(&b, "walk: %d steps away from the start room before measuring\n", s.Walked)
+	}
+	if s.SSH {
+		fmt.Fprintf(&b, "ssh: %d logged in by key, %d registered the key in game\n", s.ByKey, s.KeysAdded)
+	}
+	if s.Quits > 0 {
+		fmt.Fprintf(&b, "quit: %d bots quit at once; farewell p50 %s p99 %s last %s; %d without one\n",
+			s.Quits, ms(s.Farewell.P50), ms(s.Farewell.P99), ms(s.Farewell.Max), s.NoFarewell)
+	}
+	if v := s.Server; v != nil {
+		if v.PID != 0 {
+			fmt.Fprintf(&b, "server pid %d: CPU %.0f%% of one core over the window\n", v.PID, 100*v.CPU)
+			fmt.Fprintf(&b, "server RSS: %s before, %s in play (%s per player), %s at most from the quit on, %s at the end\n",
+				mib(v.RSSBase), mib(v.RSSPlay), kib(v.PerPlayer), mib(v.RSSQuit), mib(v.RSSEnd))
+		}
+		if len(v.Lateness) > 0 {
+			b.WriteString("pulse lateness (worst zones first):")
+			for i, z := range v.Lateness {
+				if i == 5 {
+					fmt.Fprintf(&b, " and %d more", len(v.Lateness)-i)
+					break
+				}
+				fmt.Fprintf(&b, " %s worst %s", z.Zone, ms(z.Worst))
+				if z.Pulses > 0 {
+					fmt.Fprintf(&b, " p99 <= %s of %d", ms(z.P99), z.Pulses)
+				}
+				b.WriteByte(';')
+			}
+			b.WriteByte('\n')
+		}
+		for _, e := range v.Errors {
+			fmt.Fprintf(&b, "server watch: %s\n", e)
+		}
+	}
 	return b.String()
 }
 
@@ -233,6 +288,12 @@ func secs(d time.Duration) string {
 	}
 	return d.String()
 }
+
+// mib formats bytes in MiB.
+func mib(n int64) string { return strconv.FormatFloat(float64(n)/(1<<20), 'f', 1, 64) + " MiB" }
+
+// kib formats bytes in KiB.
+func kib(n int64) string { return strconv.FormatFloat(float64(n)/(1<<10), 'f', 1, 64) + " KiB" }
 
 // ms formats d in milliseconds with about three significant digits.
 func ms(d time.Duration) string {
@@ -279,8 +340,36 @@ func (s *Summary) JSON() ([]byte, error) {
 	for _, f := range s.Failures {
 		reasons = append(reasons, reason(f))
 	}
+	type zoneLate struct {
+		Zone    string  `json:"zone"`
+		WorstMS float64 `json:"worst_ms"`
+		P99MS   float64 `json:"p99_ms,omitempty"`
+		Pulses  int64   `json:"pulses,omitempty"`
+	}
+	type server struct {
+		PID         int        `json:"pid,omitempty"`
+		CPU         float64    `json:"cpu_cores"`
+		RSSBase     int64      `json:"rss_base_bytes"`
+		RSSPlay     int64      `json:"rss_play_bytes"`
+		RSSQuit     int64      `json:"rss_quit_bytes"`
+		RSSEnd      int64      `json:"rss_end_bytes"`
+		PerPlayer   int64      `json:"rss_per_player_bytes"`
+		Lateness    []zoneLate `json:"pulse_lateness"`
+		WatchErrors []string   `json:"errors,omitempty"`
+	}
+	var srv *server
+	if v := s.Server; v != nil {
+		srv = &server{PID: v.PID, CPU: v.CPU, RSSBase: v.RSSBase, RSSPlay: v.RSSPlay, RSSQuit: v.RSSQuit,
+			RSSEnd: v.RSSEnd, PerPlayer: v.PerPlayer, WatchErrors: v.Errors}
+		for _, z := range v.Lateness {
+			f := func(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
+			srv.Lateness = append(srv.Lateness, zoneLate{z.Zone, f(z.Worst), f(z.P99), z.Pulses})
+		}
+	}
 	return json.Marshal(struct {
 		Addr          string      `json:"addr"`
+		Scenario      string      `json:"scenario"`
+		SSH           bool        `json:"ssh"`
 		Bots          int         `json:"bots"`
 		EveryMS       float64     `json:"every_ms"`
 		MeasuredS     float64     `json:"measured_s"`
@@ -301,11 +390,18 @@ func (s *Summary) JSON() ([]byte, error) {
 		RoundTrip     jsonLatency `json:"round_trip"`
 		Unsolicited   int64       `json:"unsolicited_prompts"`
 		Disconnects   int         `json:"disconnects"`
+		Walked        int64       `json:"walked"`
+		ByKey         int         `json:"by_key"`
+		KeysAdded     int         `json:"keys_added"`
+		Quits         int         `json:"quits"`
+		NoFarewell    int         `json:"no_farewell"`
+		Farewell      jsonLatency `json:"farewell"`
+		Server        *server     `json:"server,omitempty"`
 	}{
-		s.Addr, s.Bots, float64(s.Every) / float64(time.Millisecond), s.Measured.Seconds(),
+		s.Addr, s.Scenario, s.SSH, s.Bots, float64(s.Every) / float64(time.Millisecond), s.Measured.Seconds(),
 		s.Attempted, s.Connected, s.ConnFailures, s.LoginFailures, s.LoggedIn, s.Login.json(), reasons,
 		s.Sent, s.Answered, s.Timeouts, s.Lost, s.Skipped, s.PerSec, s.TargetRate, s.RoundTrip.json(),
-		s.Unsolicited, s.Disconnects,
+		s.Unsolicited, s.Disconnects, s.Walked, s.ByKey, s.KeysAdded, s.Quits, s.NoFarewell, s.Farewell.json(), srv,
 	})
 }
 

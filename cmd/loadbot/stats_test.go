@@ -120,9 +120,9 @@ func TestSummary_Text(t *testing.T) {
 		Login: Latency{Count: 1000, P50: 3100 * time.Microsecond, P99: 12 * time.Millisecond, Max: 40 * time.Millisecond},
 		Sent:  30012, Answered: 30012, PerSec: 500.2, TargetRate: 500,
 		RoundTrip:   Latency{Count: 30012, P50: 400 * time.Microsecond, P90: 900 * time.Microsecond, P99: 2100 * time.Microsecond, Max: 9800 * time.Microsecond},
-		Unsolicited: 1234,
+		Unsolicited: 1234, Scenario: "crowd",
 	}
-	want := `loadbot: 1000 bots -> 127.0.0.1:4000, one command every 2s (±20%), 60s measured
+	want := `loadbot: crowd, 1000 bots -> 127.0.0.1:4000 over telnet, one command every 2s (±20%), 60s measured
 connections: 1000/1000 made, 0 login failures, login p50 3.1ms p99 12ms max 40ms
 commands: 30012 sent, 30012 answered, 0 timeouts, 500.2/s (target 500.0/s)
 round trip: p50 0.4ms p90 0.9ms p99 2.1ms max 9.8ms
@@ -135,5 +135,21 @@ unsolicited prompts: 1234; disconnects: 0
 	s.Failures = []FailureReason{{Reason: "connect: connection refused", Count: 2}}
 	if got := s.Text(); !strings.Contains(got, "998/1000 made (2 failed)") || !strings.Contains(got, "2 x connect: connection refused") {
 		t.Errorf("failures missing:\n%s", got)
+	}
+
+	s.Quits, s.NoFarewell = 998, 1
+	s.Farewell = Latency{Count: 997, P50: 300 * time.Millisecond, P99: 900 * time.Millisecond, Max: 1200 * time.Millisecond}
+	s.Server = &Server{PID: 42, CPU: 0.93, RSSBase: 14 << 20, RSSPlay: 114 << 20, RSSQuit: 100 << 20, RSSEnd: 90 << 20, PerPlayer: 100 << 10,
+		Lateness: []ZoneLateness{{Zone: "emberfall", Worst: 12 * time.Millisecond, P99: 5 * time.Millisecond, Pulses: 240}}}
+	got := s.Text()
+	for _, want := range []string{
+		"quit: 998 bots quit at once; farewell p50 300ms p99 900ms last 1200ms; 1 without one",
+		"server pid 42: CPU 93% of one core over the window",
+		"server RSS: 14.0 MiB before, 114.0 MiB in play (100.0 KiB per player), 100.0 MiB at most from the quit on, 90.0 MiB at the end",
+		"pulse lateness (worst zones first): emberfall worst 12ms p99 <= 5ms of 240;",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("summary lacks %q:\n%s", want, got)
+		}
 	}
 }

@@ -1,5 +1,10 @@
 package main
 
+import (
+	"bytes"
+	"strings"
+)
+
 // Telnet bytes the bot understands (RFC 854, RFC 885 for EOR).
 const (
 	cmdSE   = 240
@@ -150,12 +155,44 @@ type stream struct {
 	prompts int    // prompts found by the current feed
 	keep    bool   // keep text (logging in)
 	text    []byte // kept text, when keep
+
+	// Answer matching, once logged in: while armed, the first prompt
+	// after text holding one of markers (or the first prompt at all, with
+	// no markers) is the answer to the command that armed it.
+	armed    bool
+	markers  [][]byte
+	matched  bool   // a marker was seen since arming
+	tail     []byte // the last bytes of text, for a marker split across runs
+	answered bool   // the current feed found the answer (and disarmed)
+
+	// Exits: with trackExits, the directions of every "Exits:" line are
+	// collected in exits (the caller takes them after a feed).
+	trackExits bool
+	line       []byte // the line so far, escape sequences removed
+	inEsc      bool   // inside an escape sequence
+	exits      []string
+	sawExits   bool // an exits line ended during the current feed
+}
+
+// maxMarker bounds an answer marker's length.
+const maxMarker = 32
+
+// arm makes the next prompt after one of markers the answer.
+func (s *stream) arm(markers [][]byte) {
+	s.armed, s.markers, s.matched = true, markers, len(markers) == 0
+	s.tail = s.tail[:0]
+}
+
+func (s *stream) disarm() {
+	s.armed, s.markers, s.matched = false, nil, false
 }
 
 // feed decodes one read's worth of bytes and returns how many prompts ended
 // in it. Negotiation answers are left in s.dec.reply.
 func (s *stream) feed(p []byte) int {
 	s.prompts = 0
+	s.answered = false
+	s.sawExits = false
 	s.dec.feed(p, s.onText, s.onMark)
 	if !s.dec.eor && s.fresh && s.last2 == '>'<<8|' ' {
 		s.prompt()
@@ -170,6 +207,12 @@ func (s *stream) onText(p []byte) {
 		}
 		s.last2 = s.last2<<8 | uint16(c)
 		s.fresh = true
+	}
+	if s.armed && !s.matched {
+		s.scan(p)
+	}
+	if s.trackExits {
+		s.lines(p)
 	}
 	if s.keep {
 		if len(s.text)+len(p) > loginTextMax {
@@ -199,6 +242,81 @@ func (s *stream) prompt() {
 	s.prompts++
 	s.fresh = false
 	s.last2 = 0
+	if s.armed && s.matched {
+		s.answered = true
+		s.disarm()
+	}
+}
+
+// scan looks for the armed markers in p and across its boundary with the
+// text before it.
+func (s *stream) scan(p []byte) {
+	for _, m := range s.markers {
+		if bytes.Contains(p, m) {
+			s.matched = true
+			return
+		}
+	}
+	if len(s.tail) > 0 {
+		// A marker split across runs: look in the old tail and the head
+		// of p together.
+		n := len(s.tail)
+		s.tail = append(s.tail, p[:min(len(p), maxMarker-1)]...)
+		for _, m := range s.markers {
+			if bytes.Contains(s.tail, m) {
+				s.matched = true
+				return
+			}
+		}
+		s.tail = s.tail[:n]
+	}
+	s.tail = append(s.tail, p...)
+	if k := len(s.tail) - (maxMarker - 1); k > 0 {
+		s.tail = append(s.tail[:0], s.tail[k:]...)
+	}
+}
+
+// lines follows lines of text for the exits line.
+func (s *stream) lines(p []byte) {
+	for _, c := range p {
+		switch {
+		case s.inEsc:
+			// CSI: ESC [ params final, the final byte in 0x40..0x7e.
+			if c >= 0x40 && c <= 0x7e && c != '[' {
+				s.inEsc = false
+			}
+		case c == 0x1b:
+			s.inEsc = true
+		case c == '\n':
+			s.endLine()
+		case c == '\r' || c == 0:
+		default:
+			if len(s.line) < 256 {
+				s.line = append(s.line, c)
+			}
+		}
+	}
+}
+
+func (s *stream) endLine() {
+	defer func() { s.line = s.line[:0] }()
+	rest, ok := bytes.CutPrefix(bytes.TrimSpace(s.line), []byte("Exits:"))
+	if !ok {
+		return
+	}
+	s.exits = s.exits[:0]
+	for _, w := range strings.Fields(string(rest)) {
+		w = strings.Trim(w, ".,")
+		switch {
+		case w == "(closed)" && len(s.exits) > 0:
+			s.exits = s.exits[:len(s.exits)-1] // the screen-reader form: "south (closed)"
+			continue
+		case w == "" || w == "none" || w == "and" || strings.HasPrefix(w, "[") || w == "(closed)":
+			continue // nothing, or a closed door: "[north]"
+		}
+		s.exits = append(s.exits, w)
+	}
+	s.sawExits = true
 }
 
 // sent records that the bot wrote a line while logging in: what came before

@@ -163,3 +163,76 @@ func FuzzDecoder(f *testing.F) {
 		}
 	})
 }
+
+func TestStream_AnswerAfterMarker(t *testing.T) {
+	const willEOR = "\xff\xfb\x19"
+	for _, tc := range []struct {
+		name    string
+		markers []string
+		chunks  []string
+		want    []bool // answered per chunk
+	}{
+		{"chatter prompt then the answer", []string{"You say"},
+			[]string{"Bob says, 'hi'\r\n> \xff\xef", "You say, 'hi'\r\n> \xff\xef"}, []bool{false, true}},
+		{"both in one read", []string{"You say"},
+			[]string{"Bob says, 'hi'\r\n> \xff\xefYou say, 'hi'\r\n> \xff\xef"}, []bool{true}},
+		{"marker split across reads", []string{"Exits:"},
+			[]string{"Room\r\nExi", "ts: north\r\n", "> \xff\xef"}, []bool{false, false, true}},
+		{"marker split across telnet runs", []string{"You say"},
+			[]string{"You s\xff\xffay"}, []bool{false}},
+		{"no marker: any prompt", nil, []string{"whatever> \xff\xef"}, []bool{true}},
+		{"answered once", []string{"You say"},
+			[]string{"You say, 'a'\r\n> \xff\xef", "You say, 'b'\r\n> \xff\xef"}, []bool{true, false}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var s stream
+			s.feed([]byte(willEOR))
+			var ms [][]byte
+			for _, m := range tc.markers {
+				ms = append(ms, []byte(m))
+			}
+			s.arm(ms)
+			var got []bool
+			for _, c := range tc.chunks {
+				s.feed([]byte(c))
+				got = append(got, s.answered)
+			}
+			if fmt.Sprint(got) != fmt.Sprint(tc.want) {
+				t.Errorf("answered per read: got %v, want %v", got, tc.want)
+			}
+		})
+	}
+}
+
+func TestStream_Exits(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		chunks []string
+		want   []string
+	}{
+		{"plain", []string{"Exits: north east\r\n"}, []string{"north", "east"}},
+		{"coloured and split", []string{"\x1b[36mExits: no", "rth [west] up\x1b[0m\r\n"}, []string{"north", "up"}},
+		{"screen reader", []string{"Exits: north, south (closed) and down.\r\n"}, []string{"north", "down"}},
+		{"none", []string{"Exits: none\r\n"}, []string{}},
+		{"the last one counts", []string{"Exits: north\r\nExits: south\r\n"}, []string{"south"}},
+		{"not at the start of a line", []string{"Bob says, 'Exits: north'\r\n"}, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := stream{trackExits: true}
+			saw := false
+			for _, c := range tc.chunks {
+				s.feed([]byte(c))
+				saw = saw || s.sawExits
+			}
+			if tc.want == nil {
+				if saw {
+					t.Errorf("found exits %v in a line that is not an exits line", s.exits)
+				}
+				return
+			}
+			if !saw || fmt.Sprint(s.exits) != fmt.Sprint(tc.want) {
+				t.Errorf("exits: got %v (seen %v), want %v", s.exits, saw, tc.want)
+			}
+		})
+	}
+}

@@ -1,0 +1,170 @@
+package main
+
+import (
+	"context"
+	"math"
+	"time"
+)
+
+// monitorEvery is how often the monitor samples /proc.
+const monitorEvery = 250 * time.Millisecond
+
+// scrapeEvery is how often /metrics is read during the window; the server
+// reports the worst lateness since the previous read.
+const scrapeEvery = 2 * time.Second
+
+// monitor watches the server from outside while a run goes on: its CPU
+// time and resident set from /proc (with Config.PID), and its zones' pulse
+// lateness from /metrics (with Config.Metrics). It runs on its own
+// goroutine; its results are read once stop has returned.
+type monitor struct {
+	r    *run
+	quit chan struct{}
+	done chan struct{}
+
+	// Results, written by the monitor goroutine.
+	base            procSample // before the first bot connected
+	haveBase        bool
+	winFirst        procSample // first sample inside the window
+	winFirstAt      int64      // its mono()
+	winLast         procSample // last sample inside the window
+	winLastAt       int64
+	playMax         int64 // largest resident set inside the window
+	quitMax         int64 // largest resident set once the quit storm began
+	last            procSample
+	procErr         error
+	scrapes         []scrape // the window's reads of /metrics
+	scrapeErr       error
+	lastScrape      int64 // mono() of the last read
+	finalScrapeDone bool
+}
+
+func newMonitor(r *run) *monitor {
+	return &monitor{r: r, quit: make(chan struct{}), done: make(chan struct{})}
+}
+
+func (m *monitor) start() {
+	if m.r.cfg.PID == 0 && m.r.cfg.Metrics == "" {
+		close(m.done)
+		return
+	}
+	if m.r.cfg.PID != 0 {
+		if s, err := readProc("/proc", m.r.cfg.PID); err == nil {
+			m.base, m.haveBase, m.last = s, true, s
+		} else {
+			m.procErr = err
+		}
+	}
+	go m.loop()
+}
+
+// stop takes a last sample and waits for the monitor goroutine.
+func (m *monitor) stop() {
+	select {
+	case <-m.done:
+		return
+	default:
+	}
+	close(m.quit)
+	<-m.done
+}
+
+func (m *monitor) loop() {
+	defer close(m.done)
+	t := time.NewTicker(monitorEvery)
+	defer t.Stop()
+	for {
+		select {
+		case <-m.quit:
+			m.sample()
+			return
+		case <-t.C:
+			m.sample()
+		}
+	}
+}
+
+func (m *monitor) sample() {
+	r := m.r
+	now := r.mono()
+	ws, we, stopAt := r.winStart.Load(), r.winEnd.Load(), r.stopAt.Load()
+	inWin := now >= ws && now < we
+	if r.cfg.PID != 0 && m.procErr == nil {
+		s, err := readProc("/proc", r.cfg.PID)
+		if err != nil {
+			m.procErr = err
+		} else {
+			m.last = s
+			if inWin {
+				if m.winFirstAt == 0 {
+					m.winFirst, m.winFirstAt = s, now
+				}
+				m.winLast, m.winLastAt = s, now
+				m.playMax = max(m.playMax, s.rss)
+			}
+			if stopAt != 0 && now >= stopAt {
+				m.quitMax = max(m.quitMax, s.rss)
+			}
+		}
+	}
+	if r.cfg.Metrics == "" || m.scrapeErr != nil || m.finalScrapeDone {
+		return
+	}
+	switch {
+	case inWin && (len(m.scrapes) == 0 || now-m.lastScrape >= int64(scrapeEvery)):
+	case now >= we && ws != math.MaxInt64 && len(m.scrapes) > 0:
+		m.finalScrapeDone = true // the read that closes the window
+	default:
+		return
+	}
+	sc, err := fetchMetrics(context.Background(), r.cfg.Metrics)
+	if err != nil {
+		m.scrapeErr = err
+		return
+	}
+	m.scrapes = append(m.scrapes, sc)
+	m.lastScrape = now
+}
+
+// Server is what the monitor saw of the server.
+type Server struct {
+	PID int
+	// CPU is the server's CPU time over the window as a share of one core
+	// (1.5 is one and a half cores busy).
+	CPU float64
+	// RSSBase is the resident set before the first bot connected; RSSPlay
+	// the largest inside the window; RSSQuit the largest from the quit
+	// storm to the end; RSSEnd the last sample.
+	RSSBase, RSSPlay, RSSQuit, RSSEnd int64
+	// PerPlayer is (RSSPlay - RSSBase) / bots logged in.
+	PerPlayer int64
+	Lateness  []ZoneLateness // worst first
+	Errors    []string
+}
+
+func (m *monitor) server(loggedIn int) *Server {
+	r := m.r
+	if r.cfg.PID == 0 && r.cfg.Metrics == "" {
+		return nil
+	}
+	s := &Server{PID: r.cfg.PID}
+	if r.cfg.PID != 0 {
+		if m.winLastAt > m.winFirstAt {
+			s.CPU = float64(m.winLast.cpu-m.winFirst.cpu) / float64(m.winLastAt-m.winFirstAt)
+		}
+		s.RSSBase, s.RSSPlay, s.RSSQuit, s.RSSEnd = m.base.rss, m.playMax, m.quitMax, m.last.rss
+		if loggedIn > 0 && m.haveBase && m.playMax > 0 {
+			s.PerPlayer = (m.playMax - m.base.rss) / int64(loggedIn)
+		}
+		if m.procErr != nil {
+			s.Errors = append(s.Errors, m.procErr.Error())
+		}
+	}
+	if r.cfg.Metrics != "" {
+		s.Lateness = latenessOver(m.scrapes)
+		if m.scrapeErr != nil {
+			s.Errors = append(s.Errors, m.scrapeErr.Error())
+		}
+	}
+	return s
+}

@@ -1,0 +1,81 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestReadProc(t *testing.T) {
+	root := t.TempDir()
+	dir := filepath.Join(root, "4242")
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	// A command name with spaces and a parenthesis, as a process may have.
+	stat := "4242 (zone mud) x) S 1 4242 4242 0 -1 4194560 1234 0 0 0 250 130 0 0 20 0 12 0 100 1000000 5000 18446744073709551615\n"
+	status := "Name:\tzonemud\nVmPeak:\t  200000 kB\nVmRSS:\t   81920 kB\nThreads:\t12\n"
+	os.WriteFile(filepath.Join(dir, "stat"), []byte(stat), 0o644)
+	os.WriteFile(filepath.Join(dir, "status"), []byte(status), 0o644)
+	s, err := readProc(root, 4242)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := 3800 * time.Millisecond; s.cpu != want {
+		t.Errorf("cpu: got %v, want %v", s.cpu, want)
+	}
+	if want := int64(81920) << 10; s.rss != want {
+		t.Errorf("rss: got %d, want %d", s.rss, want)
+	}
+	if _, err := readProc(root, 1); err == nil {
+		t.Error("no error for a missing process")
+	}
+}
+
+const metricsText = `# HELP zonemud_zone_pulse_lateness_seconds Worst pulse lateness per zone since the last scrape.
+# TYPE zonemud_zone_pulse_lateness_seconds gauge
+zonemud_zone_pulse_lateness_seconds{zone="emberfall"} 0.0123
+zonemud_zone_pulse_lateness_seconds{zone="ashridge"} 0.0004
+zonemud_zone_pulse_lateness_hist_seconds_bucket{zone="emberfall",le="0.001"} 100
+zonemud_zone_pulse_lateness_hist_seconds_bucket{zone="emberfall",le="0.005"} 195
+zonemud_zone_pulse_lateness_hist_seconds_bucket{zone="emberfall",le="0.025"} 200
+zonemud_zone_pulse_lateness_hist_seconds_bucket{zone="emberfall",le="+Inf"} 200
+zonemud_players 12
+`
+
+func TestParseMetricsAndLateness(t *testing.T) {
+	first, err := parseMetrics(strings.NewReader(metricsText))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := first.worst["emberfall"]; got != 0.0123 {
+		t.Errorf("worst emberfall: got %v", got)
+	}
+	if got := first.hist["emberfall"][0.005]; got != 195 {
+		t.Errorf("bucket le=0.005: got %d", got)
+	}
+	// A second read 300 pulses later: 290 within 1 ms, 6 within 5 ms, 4 later:
+	// the 297th (the 99th percentile) is in the 25 ms bucket.
+	second, _ := parseMetrics(strings.NewReader(strings.NewReplacer(
+		`le="0.001"} 100`, `le="0.001"} 390`,
+		`le="0.005"} 195`, `le="0.005"} 491`,
+		`le="0.025"} 200`, `le="0.025"} 500`,
+		`le="+Inf"} 200`, `le="+Inf"} 500`,
+		`0.0123`, `0.02`,
+	).Replace(metricsText)))
+	zl := latenessOver([]scrape{first, second})
+	if len(zl) != 2 || zl[0].Zone != "emberfall" {
+		t.Fatalf("zones: got %+v", zl)
+	}
+	if zl[0].Worst != 20*time.Millisecond {
+		t.Errorf("worst: got %v, want 20ms (the first read only resets)", zl[0].Worst)
+	}
+	if zl[0].Pulses != 300 || zl[0].P99 != 25*time.Millisecond {
+		t.Errorf("p99: got %v of %d pulses, want 25ms of 300", zl[0].P99, zl[0].Pulses)
+	}
+	if zl[1].Pulses != 0 {
+		t.Errorf("a zone without a histogram has pulses %d", zl[1].Pulses)
+	}
+}

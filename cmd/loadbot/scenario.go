@@ -1,0 +1,152 @@
+package main
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// Command is one thing a bot may type, and how it knows the answer.
+type Command struct {
+	// Line is what is sent. ExitLine ("@exit") is a step through a random
+	// open exit of the room the bot last saw.
+	Line string
+	// Markers: the answer is the first prompt after text containing any of
+	// them. They must be text that only this command's own reply carries
+	// (never other players' lines), so that in a crowded room a prompt that
+	// came with somebody else's `say` is not taken for the answer. With no
+	// markers the answer is simply the next prompt, which in a crowd
+	// flatters the server.
+	Markers []string
+}
+
+// ExitLine in a command list is a step through a random open exit.
+const ExitLine = "@exit"
+
+// moveMarkers are the texts of a step's answer: the new room's exits line,
+// or one of the refusals.
+var moveMarkers = []string{"Exits:", "You cannot", " is closed", "does not open", "Flee first", "wake first", "is blocked"}
+
+// knownMarkers are the answer markers of common commands in the starter
+// world's words; a command in -commands gets them unless it names its own.
+var knownMarkers = map[string][]string{
+	"look":      {"Exits:"},
+	"l":         {"Exits:"},
+	"say":       {"You say"},
+	"'":         {"You say"},
+	"who":       {"Players in"},
+	"inventory": {"You are carrying"},
+	"i":         {"You are carrying"},
+	"exits":     {"Obvious exits"},
+	ExitLine:    moveMarkers,
+}
+
+func init() {
+	for _, d := range []string{"north", "south", "east", "west", "up", "down", "northeast", "northwest",
+		"southeast", "southwest", "n", "s", "e", "w", "u", "d", "ne", "nw", "se", "sw"} {
+		knownMarkers[d] = moveMarkers
+	}
+}
+
+// markersFor returns the known markers of a command line: by the whole
+// line ("look"), else by its first word ("say hello").
+func markersFor(line string) []string {
+	l := strings.ToLower(strings.TrimSpace(line))
+	if m, ok := knownMarkers[l]; ok {
+		return m
+	}
+	if strings.HasPrefix(l, "'") {
+		return knownMarkers["'"]
+	}
+	if i := strings.IndexByte(l, ' '); i > 0 {
+		return knownMarkers[l[:i]]
+	}
+	return nil
+}
+
+// ParseCommands reads a comma-separated command list. Each entry is a
+// command, optionally followed by "|" and its answer markers separated by
+// "|" ("look|Exits:"); "|" alone ("score|") asks for no marker. Without a
+// "|" the known markers apply.
+func ParseCommands(s string) ([]Command, error) {
+	var out []Command
+	for _, e := range strings.Split(s, ",") {
+		e = strings.TrimSpace(e)
+		if e == "" {
+			continue
+		}
+		line, rest, explicit := strings.Cut(e, "|")
+		line = strings.TrimSpace(line)
+		if line == "" {
+			return nil, fmt.Errorf("-commands: %q has no command before its marker", e)
+		}
+		c := Command{Line: line}
+		if explicit {
+			for _, m := range strings.Split(rest, "|") {
+				if m != "" {
+					c.Markers = append(c.Markers, m)
+				}
+			}
+		} else {
+			c.Markers = markersFor(line)
+		}
+		out = append(out, c)
+	}
+	return out, nil
+}
+
+// Scenario is a named shape of load.
+type Scenario struct {
+	Name     string
+	About    string
+	Commands string // in ParseCommands form
+	// Walk is how many steps each bot takes away from the start room
+	// right after logging in, before it counts as ready.
+	Walk int
+}
+
+// Scenarios are the named loads. Their commands are for the starter world
+// (crowd, fight, walk) or any world with exits (spread).
+var Scenarios = []Scenario{
+	{
+		Name:     "crowd",
+		About:    "every bot stays in the start room and sends look or say hello",
+		Commands: "look,say hello",
+	},
+	{
+		Name:     "spread",
+		About:    "every bot walks away from the start room at once, then looks, talks and steps through random exits",
+		Commands: "look,say hello," + ExitLine,
+		Walk:     40,
+	},
+	{
+		Name:  "fight",
+		About: "bots go down to the cellar and fight the rats, strike, flee and look",
+		// A fight's own round messages come with prompts, so the fighting
+		// commands answer at the next prompt; look and the steps have
+		// markers.
+		Commands: "south,down,kill rat|,kill rat|,strike rat|,up,north,look,score|,flee|",
+	},
+	{
+		Name:     "walk",
+		About:    "bots wander the starter village and talk (the historical default mix)",
+		Commands: "look,north,south,east,west,say hello,who,inventory,exits",
+	},
+}
+
+// scenarioByName returns the named scenario.
+func scenarioByName(name string) (Scenario, bool) {
+	i := slices.IndexFunc(Scenarios, func(s Scenario) bool { return s.Name == name })
+	if i < 0 {
+		return Scenario{}, false
+	}
+	return Scenarios[i], true
+}
+
+func scenarioNames() string {
+	var names []string
+	for _, s := range Scenarios {
+		names = append(names, s.Name)
+	}
+	return strings.Join(names, ", ")
+}
