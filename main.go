@@ -5,6 +5,7 @@
 //	zonemud check [-config FILE]      validate the configuration and the areas
 //	zonemud backup [-config FILE] OUT write a consistent copy of the database
 //	zonemud init [DIR]                write config.toml and the starter areas
+//	zonemud genworld [-rooms N] DIR   write a large generated world of plain rooms
 //	zonemud version                   print the version
 package main
 
@@ -25,6 +26,7 @@ import (
 	"time"
 
 	"zonemud/internal/config"
+	"zonemud/internal/genworld"
 	"zonemud/internal/server"
 	"zonemud/store"
 	"zonemud/world"
@@ -47,6 +49,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 	cmd := "serve"
 	if len(args) > 0 && args[0] != "" && args[0][0] != '-' {
 		cmd, args = args[0], args[1:]
+	}
+	if cmd == "genworld" {
+		return genWorld(args, stdout, stderr)
 	}
 	fset := flag.NewFlagSet("zonemud "+cmd, flag.ContinueOnError)
 	fset.SetOutput(stderr)
@@ -75,7 +80,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	case "backup":
 		return backup(cfg, fset.Args(), stdout, stderr)
 	}
-	fmt.Fprintf(stderr, "zonemud: unknown command %q (serve, check, backup, init, version)\n", cmd)
+	fmt.Fprintf(stderr, "zonemud: unknown command %q (serve, check, backup, init, genworld, version)\n", cmd)
 	return 2
 }
 
@@ -222,6 +227,44 @@ func backupHTTP(url, out string) (int64, error) {
 
 // initDir writes config.toml and the starter areas into a folder, refusing
 // to overwrite anything.
+// genWorld writes a generated world (internal/genworld) into an empty
+// folder, to be named as areas_dir.
+func genWorld(args []string, stdout, stderr io.Writer) int {
+	fset := flag.NewFlagSet("zonemud genworld", flag.ContinueOnError)
+	fset.SetOutput(stderr)
+	fset.Usage = func() {
+		fmt.Fprintln(stderr, "usage: zonemud genworld [-rooms N] [-per-zone N] [-seed N] DIR\n\n"+
+			"Writes a world of N plain rooms into the empty folder DIR: zones of rooms on a\n"+
+			"grid, joined across the world by up, down and diagonal exits, with the starter\n"+
+			"world's game.toml and help.toml. Point areas_dir at DIR to serve it.")
+		fset.PrintDefaults()
+	}
+	rooms := fset.Int("rooms", 10000, "rooms in all")
+	perZone := fset.Int("per-zone", 100, "rooms per zone")
+	seed := fset.Uint64("seed", 1, "the same seed writes the same world")
+	if err := fset.Parse(args); err != nil {
+		return 2
+	}
+	if fset.NArg() != 1 {
+		fset.Usage()
+		return 2
+	}
+	game, err := fs.ReadFile(areasFS(), "game.toml")
+	if err != nil {
+		fmt.Fprintln(stderr, "zonemud: genworld:", err)
+		return 1
+	}
+	help, _ := fs.ReadFile(areasFS(), "help.toml") // optional
+	st, err := genworld.Generate(fset.Arg(0), genworld.Options{Rooms: *rooms, RoomsPerZone: *perZone, Seed: *seed, Game: game, Help: help})
+	if err != nil {
+		fmt.Fprintln(stderr, "zonemud:", err)
+		return 1
+	}
+	fmt.Fprintf(stdout, "wrote %d rooms in %d zones (%d exits) to %s; players start in %s\n",
+		st.Rooms, st.Zones, st.Exits, fset.Arg(0), st.StartRoom)
+	return 0
+}
+
 func initDir(args []string, stdout, stderr io.Writer) int {
 	dir := "."
 	if len(args) > 0 {

@@ -196,6 +196,32 @@ func TestMain_InitWritesAnEditableWorld(t *testing.T) {
 	}
 }
 
+// genworld writes a world that check accepts, and refuses to write over
+// files that are there.
+func TestMain_GenWorldWritesAWorldCheckAccepts(t *testing.T) {
+	dir := t.TempDir()
+	areas := filepath.Join(dir, "gen")
+	var out, errb bytes.Buffer
+	if code := run([]string{"genworld", "-rooms", "250", "-per-zone", "50", areas}, &out, &errb); code != 0 {
+		t.Fatalf("genworld: %d %s", code, errb.String())
+	}
+	if !strings.Contains(out.String(), "250 rooms in 5 zones") {
+		t.Errorf("genworld said %q", out.String())
+	}
+	cfg := filepath.Join(dir, "config.toml")
+	if err := os.WriteFile(cfg, []byte(fmt.Sprintf("[server]\nareas_dir = %q\ndata_dir = %q\n", areas, filepath.Join(dir, "data"))), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out.Reset()
+	if code := run([]string{"check", "-config", cfg}, &out, &errb); code != 0 || !strings.Contains(out.String(), "5 zones, 250 rooms") {
+		t.Fatalf("check of the generated world: %d %q %q", code, out.String(), errb.String())
+	}
+	errb.Reset()
+	if code := run([]string{"genworld", areas}, &out, &errb); code == 0 || !strings.Contains(errb.String(), "not empty") {
+		t.Fatalf("genworld over a world: code %d, stderr %q", code, errb.String())
+	}
+}
+
 // A backup taken while players play, by the command line and by an admin
 // in game, is a consistent database with everyone in it.
 func TestMain_LiveBackup(t *testing.T) {

@@ -1,0 +1,108 @@
+package genworld
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"zonemud/world/content"
+)
+
+func starter(t *testing.T) Options {
+	t.Helper()
+	game, err := os.ReadFile("../../areas/game.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	help, err := os.ReadFile("../../areas/help.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return Options{Rooms: 1234, RoomsPerZone: 100, Seed: 7, Game: game, Help: help}
+}
+
+// The world loads without a problem, has the rooms asked for, starts
+// players in its first room, and every exit has its way back.
+func TestGenerate_LoadsAndEveryExitLeadsBack(t *testing.T) {
+	o := starter(t)
+	dir := filepath.Join(t.TempDir(), "areas")
+	st, err := Generate(dir, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Rooms != o.Rooms || st.Zones != 13 {
+		t.Fatalf("wrote %d rooms in %d zones, want %d in 13", st.Rooms, st.Zones, o.Rooms)
+	}
+	set, err := content.Load(os.DirFS(dir))
+	if err != nil {
+		t.Fatalf("the generated world does not load: %v", err)
+	}
+	if len(set.Rooms) != o.Rooms || len(set.Zones) != 13 {
+		t.Fatalf("loaded %d rooms in %d zones", len(set.Rooms), len(set.Zones))
+	}
+	if set.Game.StartRoom != st.StartRoom || set.Rooms[st.StartRoom] == nil {
+		t.Fatalf("start room %q, generated %q", set.Game.StartRoom, st.StartRoom)
+	}
+	exits := 0
+	for ref, r := range set.Rooms {
+		for d, ex := range r.Exits {
+			if ex == nil {
+				continue
+			}
+			exits++
+			back := set.Rooms[ex.To].Exits[content.Dir(d).Reverse()]
+			if back == nil || back.To != ref {
+				t.Fatalf("%s %s leads to %s, which has no way back", ref, content.Dir(d), ex.To)
+			}
+		}
+	}
+	if exits != st.Exits {
+		t.Errorf("loaded %d exits, wrote %d", exits, st.Exits)
+	}
+	// Every room has its grid exits and, but for at most one, its three
+	// long ones: more than three ways out on average.
+	if exits < 6*o.Rooms {
+		t.Errorf("%d exits for %d rooms: the world is too thinly joined", exits, o.Rooms)
+	}
+}
+
+func TestGenerate_SameSeedSameWorld(t *testing.T) {
+	o := starter(t)
+	o.Rooms = 250
+	a, b := filepath.Join(t.TempDir(), "a"), filepath.Join(t.TempDir(), "b")
+	if _, err := Generate(a, o); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Generate(b, o); err != nil {
+		t.Fatal(err)
+	}
+	ents, _ := os.ReadDir(a)
+	for _, e := range ents {
+		x, _ := os.ReadFile(filepath.Join(a, e.Name()))
+		y, _ := os.ReadFile(filepath.Join(b, e.Name()))
+		if !bytes.Equal(x, y) {
+			t.Fatalf("%s differs between two runs with one seed", e.Name())
+		}
+	}
+}
+
+func TestGenerate_Refuses(t *testing.T) {
+	o := starter(t)
+	full := t.TempDir()
+	os.WriteFile(filepath.Join(full, "emberfall.toml"), []byte("x"), 0o644)
+	if _, err := Generate(full, o); err == nil || !strings.Contains(err.Error(), "not empty") {
+		t.Errorf("a folder with files in it: err = %v, want a refusal", err)
+	}
+	bad := o
+	bad.Rooms = 0
+	if _, err := Generate(filepath.Join(t.TempDir(), "x"), bad); err == nil {
+		t.Error("0 rooms accepted")
+	}
+	noGame := o
+	noGame.Game = []byte("[world]\nname = \"x\"\n")
+	if _, err := Generate(filepath.Join(t.TempDir(), "y"), noGame); err == nil {
+		t.Error("a game.toml without a start room accepted")
+	}
+}
