@@ -18,14 +18,11 @@ import (
 type saver struct {
 	db  *store.DB
 	log *slog.Logger
+	// disk commits batches: the store, or in tests the store behind a disk
+	// that can be made to fail. Saver goroutine only.
+	disk committer
 
 	q *queue.Queue[saverOp] // what zones and logins asked for, in order
-	// failures counts commits that failed as a whole (disk full).
-	failures int // saver goroutine only
-
-	// inject, when set (by tests only), is asked before each commit; an
-	// error it returns fails the commit as a full disk would.
-	inject func() error
 
 	// held keeps the records of characters that left the world in a batch
 	// that did not commit (a full disk, a refused batch). No zone holds
@@ -36,10 +33,11 @@ type saver struct {
 	// retryEvery is how often held records are retried when nothing else
 	// is being written.
 	retryEvery time.Duration
+}
 
-	lastCommit     time.Duration // saver goroutine only
-	slowestCommit  time.Duration // saver goroutine only
-	committedBytes int64         // saver goroutine only
+// committer writes a group of batches in one transaction: *store.DB.
+type committer interface {
+	Commit(batches []*store.Batch) ([]error, error)
 }
 
 type saverOp struct {
@@ -68,7 +66,7 @@ type loadResult struct {
 }
 
 func newSaver(db *store.DB, log *slog.Logger) *saver {
-	return &saver{db: db, log: log, q: queue.New[saverOp](queue.Options{KeepCap: 1024}),
+	return &saver{db: db, disk: db, log: log, q: queue.New[saverOp](queue.Options{KeepCap: 1024}),
 		held: map[string]*heldRecord{}, retryEvery: 5 * time.Second}
 }
 
@@ -218,25 +216,8 @@ func (s *saver) commit(batches []*zone.SaveBatch) {
 	for i, b := range batches {
 		sb[i] = toStoreBatch(b)
 	}
-	start := time.Now()
-	var results []error
-	var err error
-	if s.inject != nil {
-		err = s.inject()
-	}
-	if err == nil {
-		results, err = s.db.Commit(sb)
-	} else {
-		results = make([]error, len(sb))
-		for i := range results {
-			results[i] = err
-		}
-	}
-	took := time.Since(start)
-	s.lastCommit = took
-	s.slowestCommit = max(s.slowestCommit, took)
+	results, err := s.disk.Commit(sb)
 	if err != nil {
-		s.failures++
 		s.log.Error("saver: checkpoint failed; characters stay dirty and are retried", "err", err, "batches", len(batches))
 	}
 	for i, b := range batches {

@@ -3,94 +3,149 @@ package world
 import (
 	"context"
 	"errors"
+	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
+	"zonemud/store"
 	"zonemud/zone"
 )
 
 type nullSession struct {
-	z atomic.Pointer[zone.Zone]
+	z   atomic.Pointer[zone.Zone]
+	mu  sync.Mutex
+	out strings.Builder
 }
 
-func (s *nullSession) ID() uint64                  { return 4242 }
-func (s *nullSession) Write(p []byte, b bool) bool { return true }
-func (s *nullSession) Close(string)                {}
-func (s *nullSession) SetZone(z *zone.Zone)        { s.z.Store(z) }
-func (s *nullSession) Zone() *zone.Zone            { return s.z.Load() }
-func (s *nullSession) Width() int                  { return 80 }
-func (s *nullSession) GMCP(string, any)            {}
-func (s *nullSession) Closed() bool                { return false }
-func (s *nullSession) Client() zone.ClientInfo     { return zone.ClientInfo{} }
-func (s *nullSession) SetColor(int)                {}
+func (s *nullSession) ID() uint64 { return 4242 }
+func (s *nullSession) Write(p []byte, b bool) bool {
+	s.mu.Lock()
+	s.out.Write(p)
+	s.mu.Unlock()
+	return true
+}
+func (s *nullSession) Close(string)            {}
+func (s *nullSession) SetZone(z *zone.Zone)    { s.z.Store(z) }
+func (s *nullSession) Zone() *zone.Zone        { return s.z.Load() }
+func (s *nullSession) Width() int              { return 80 }
+func (s *nullSession) GMCP(string, any)        {}
+func (s *nullSession) Closed() bool            { return false }
+func (s *nullSession) Client() zone.ClientInfo { return zone.ClientInfo{} }
+func (s *nullSession) SetColor(int)            {}
+
+// forget drops the output so far, so that saw looks only at what comes next.
+func (s *nullSession) forget() {
+	s.mu.Lock()
+	s.out.Reset()
+	s.mu.Unlock()
+}
+
+// saw reports whether the session has been sent text containing want.
+func (s *nullSession) saw(want string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return strings.Contains(s.out.String(), want)
+}
+
+// failingDisk is the real store behind a disk that refuses every write
+// while failing is set, as a full disk does: the whole transaction fails.
+type failingDisk struct {
+	db      *store.DB
+	failing atomic.Bool
+	refused atomic.Int64 // commits refused so far
+}
+
+func (d *failingDisk) Commit(batches []*store.Batch) ([]error, error) {
+	if !d.failing.Load() {
+		return d.db.Commit(batches)
+	}
+	d.refused.Add(1)
+	err := errors.New("no space left on device (a test's failing disk)")
+	results := make([]error, len(batches))
+	for i := range results {
+		results[i] = err
+	}
+	return results, err
+}
 
 // failingDiskWorld starts a world that checkpoints every second over a
-// disk that refuses every write while the returned flag is set; held
+// disk that refuses every write while its failing flag is set; held
 // leavers are retried every retry.
-func failingDiskWorld(t *testing.T, retry time.Duration) (*World, *atomic.Bool) {
+func failingDiskWorld(t *testing.T, retry time.Duration) (*World, *failingDisk) {
 	zcfg := zone.DefaultConfig()
 	zcfg.CheckpointSecs = 1
 	w := testWorldCfg(t, zcfg)
 	w.saver.retryEvery = retry
-	failing := new(atomic.Bool)
-	w.saver.inject = func() error {
-		if failing.Load() {
-			return errors.New("no space left on device (injected)")
-		}
-		return nil
-	}
+	disk := &failingDisk{db: w.db}
+	w.saver.disk = disk
 	w.Start()
 	t.Cleanup(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
 		_ = w.Shutdown(ctx)
 	})
-	return w, failing
+	return w, disk
+}
+
+// saveAll checkpoints every zone and waits for the saver.
+func saveAll(t *testing.T, w *World) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if err := w.SaveAll(ctx); err != nil {
+		t.Fatal(err)
+	}
 }
 
 // A disk that refuses writes fails checkpoints, never the game: the zone
 // keeps answering, characters stay dirty, nothing committed is lost, and
 // the first commit after the fault clears writes the current state.
 func TestSaver_WriteErrorIsRetried(t *testing.T) {
-	w, failing := failingDiskWorld(t, 5*time.Second)
+	w, disk := failingDiskWorld(t, 5*time.Second)
 	s := &nullSession{}
 	if err := w.Enter("Disky", s); err != nil {
 		t.Fatal(err)
 	}
 	waitFor(t, func() bool { return s.Zone() != nil })
 	z := s.Zone()
+	s.forget()
 	z.Input(s, 1, "west")
-	w.Flush()
-	waitFor(t, func() bool {
-		c, err := w.db.Character("Disky")
-		return err == nil && c.Place.Room == "emberfall:room:market"
-	})
-	failing.Store(true)
+	waitFor(t, func() bool { return s.saw("Market Row") })
+	saveAll(t, w)
+	if c, err := w.db.Character("Disky"); err != nil || c.Place.Room != "emberfall:room:market" {
+		t.Fatalf("after a save with the disk well: %+v, %v", c, err)
+	}
+	disk.failing.Store(true)
+	s.forget()
 	z.Input(s, 2, "east")
 	z.Input(s, 3, "north")
-	time.Sleep(2500 * time.Millisecond) // checkpoints come and fail
+	waitFor(t, func() bool { return s.saw("Temple Street") })
+	saveAll(t, w)
+	if disk.refused.Load() == 0 {
+		t.Fatal("no commit reached the failing disk")
+	}
 	c, err := w.db.Character("Disky")
 	if err != nil || c.Place.Room != "emberfall:room:market" {
 		t.Fatalf("during the fault the stored state changed or was lost: %+v, %v", c, err)
 	}
 	// The zone still answers.
-	done := make(chan struct{})
-	_ = z.Query(context.Background(), func(*zone.Zone) { close(done) })
-	<-done
-	failing.Store(false)
-	waitFor(t, func() bool {
-		c, err := w.db.Character("Disky")
-		return err == nil && c.Place.Room == "emberfall:room:north_street"
-	})
+	z.Input(s, 4, "say still here")
+	waitFor(t, func() bool { return s.saw("still here") })
+	disk.failing.Store(false)
+	saveAll(t, w)
+	if c, err := w.db.Character("Disky"); err != nil || c.Place.Room != "emberfall:room:north_street" {
+		t.Fatalf("after the disk recovered, the next save did not write the current state: %+v, %v", c, err)
+	}
 }
 
 func waitFor(t *testing.T, cond func() bool) {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(30 * time.Second)
 	for !cond() {
 		if time.Now().After(deadline) {
-			t.Fatal("condition not met in 10s")
+			t.Fatal("condition not met in 30s")
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
@@ -101,7 +156,8 @@ func waitFor(t *testing.T, cond func() bool) {
 // holds it, a new login takes it instead of the store's older record, and
 // once the disk recovers a held record is written without anyone logging in.
 func TestSaver_LeaverOnAFailingDiskIsNotLost(t *testing.T) {
-	w, failing := failingDiskWorld(t, 100*time.Millisecond)
+	w, disk := failingDiskWorld(t, 100*time.Millisecond)
+	failing := &disk.failing
 	stored := func(name, room, proto string) bool {
 		c, err := w.db.Character(name)
 		if err != nil || c.Place.Room != room {
@@ -120,8 +176,13 @@ func TestSaver_LeaverOnAFailingDiskIsNotLost(t *testing.T) {
 			t.Fatal(err)
 		}
 		waitFor(t, func() bool { return s.Zone() != nil })
+		s.forget()
 		s.Zone().Input(s, 1, "west")
-		waitFor(t, func() bool { return stored(name, "emberfall:room:market", "") })
+		waitFor(t, func() bool { return s.saw("Market Row") })
+		saveAll(t, w)
+		if !stored(name, "emberfall:room:market", "") {
+			t.Fatalf("%s not saved in the market", name)
+		}
 		failing.Store(true)
 		z := s.Zone()
 		z.Input(s, 2, "east")

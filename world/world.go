@@ -73,9 +73,6 @@ type World struct {
 	epoch    atomic.Uint64 // last owner epoch handed out
 	itemNext atomic.Uint64 // next durable item id
 	stopping atomic.Bool
-	// objectLoads counts reads of persistent room objects (tests check
-	// that minting an instance makes none).
-	objectLoads atomic.Uint64
 
 	gr        goroutines // every goroutine the world starts
 	zoneDone  []<-chan struct{}
@@ -193,6 +190,41 @@ func (w *World) Players() int {
 
 // Flush waits until every save queued so far is written.
 func (w *World) Flush() { w.saver.flush() }
+
+// SaveAll checkpoints every zone now, out of its cadence, and returns once
+// those saves are written (or failed: a failed save is retried as usual).
+// A backup taken after it holds everyone's state as of the call.
+func (w *World) SaveAll(ctx context.Context) error {
+	queued := make(chan struct{}, len(w.zoneList))
+	asked := 0
+	for _, z := range w.zoneList {
+		if z.SaveNow(func() { queued <- struct{}{} }) {
+			asked++
+		}
+	}
+	for ; asked > 0; asked-- {
+		select {
+		case <-queued:
+		case <-ctx.Done():
+			return fmt.Errorf("world: save all: %w", ctx.Err())
+		}
+	}
+	flushed := make(chan struct{})
+	w.saver.push(saverOp{flush: flushed})
+	select {
+	case <-flushed:
+		return nil
+	case <-w.saverDone:
+		select {
+		case <-flushed:
+			return nil
+		default:
+			return ErrStopping // the saver wrote everything as it stopped
+		}
+	case <-ctx.Done():
+		return fmt.Errorf("world: save all: %w", ctx.Err())
+	}
+}
 
 // zone.Shard
 
@@ -355,10 +387,17 @@ func (w *World) isAdmin(name string) bool {
 	return false
 }
 
-// Backup writes a consistent copy of the database into the backup folder
-// on its own goroutine, and reports to done.
+// Backup saves everyone, then writes a consistent copy of the database
+// into the backup folder, on its own goroutine, and reports to done.
 func (w *World) Backup(done func(path string, size int64, err error)) {
-	_, ok := w.gr.start(context.Background(), func(context.Context) {
+	_, ok := w.gr.start(context.Background(), func(ctx context.Context) {
+		ctx, cancel := context.WithTimeout(ctx, time.Minute)
+		err := w.SaveAll(ctx)
+		cancel()
+		if err != nil {
+			done("", 0, err)
+			return
+		}
 		dir := w.cfg.BackupDir
 		if dir == "" {
 			dir = filepath.Join(filepath.Dir(w.db.Path()), "backups")
@@ -418,7 +457,6 @@ func (w *World) place(rec *zone.CharRecord) (*zone.Zone, string, string) {
 // loadObjects reads the persistent room objects of a permanent zone. It is
 // the only reader of room objects; instances never call it.
 func (w *World) loadObjects(zoneID string) (map[string][]zone.ItemRecord, error) {
-	w.objectLoads.Add(1)
 	objs, err := w.db.RoomObjects(zoneID)
 	if err != nil {
 		return nil, fmt.Errorf("world: zone %s: %w", zoneID, err)

@@ -36,21 +36,20 @@ func testWorldCfg(t *testing.T, zcfg zone.Config) *World {
 	return w
 }
 
-// Permanent zones read their persistent objects once each at start; an
-// instance makes no loader call at all, so it can never hand out stored
-// items that belong to the template's rooms.
+// An instance never hands out the persistent objects stored for its
+// template's rooms: every copy has the same room refs, so loading them
+// would give each copy the same stored items to loot.
 func TestInstance_LoadsNoPersistentObjects(t *testing.T) {
 	w := testWorld(t)
-	if got, want := w.objectLoads.Load(), uint64(len(w.zoneList)); got != want {
-		t.Fatalf("loader calls at start: %d, want one per permanent zone (%d)", got, want)
+	stair := "sunken_crypt:room:stair"
+	if _, err := w.db.Commit([]*store.Batch{{Zone: "sunken_crypt", Rooms: []store.RoomObjects{
+		{Room: stair, Items: []store.Item{{ID: 99, Proto: "emberfall:item:bread"}}},
+	}}}); err != nil {
+		t.Fatal(err)
 	}
-	before := w.objectLoads.Load()
 	z, err := w.newInstance("sunken_crypt")
 	if err != nil {
 		t.Fatal(err)
-	}
-	if got := w.objectLoads.Load(); got != before {
-		t.Fatalf("minting an instance made %d loader calls, want 0", got-before)
 	}
 	if !strings.HasPrefix(z.ID(), "sunken_crypt#") || z.Template() != "sunken_crypt" {
 		t.Fatalf("instance id %q, template %q", z.ID(), z.Template())
@@ -58,21 +57,17 @@ func TestInstance_LoadsNoPersistentObjects(t *testing.T) {
 	if _, err := w.newInstance("emberfall"); err == nil {
 		t.Fatal("a zone that is not instanceable was minted")
 	}
-	// Even handed objects directly, an instance places none.
-	objs := map[string][]zone.ItemRecord{"sunken_crypt:room:stair": {{ID: 99, Proto: "emberfall:item:bread"}}}
-	inst := zone.New(w.set.Zones["sunken_crypt"], w.set, w, zone.DefaultConfig(), zone.Options{ID: zone.NewInstanceID("sunken_crypt"), Objects: objs})
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	go inst.Run(ctx)
-	found := false
-	if err := inst.Query(ctx, func(z *zone.Zone) { found = zone.HasItemID(z, 99) }); err != nil {
-		t.Fatal(err)
-	}
-	if found {
-		t.Fatal("an instance placed a stored persistent object")
+	go z.Run(ctx)
+	s := &nullSession{}
+	z.Arrive(&zone.CharRecord{Name: "Delver", Level: 5}, s, stair, "")
+	waitFor(t, func() bool { return s.saw("The Crumbling Stair") })
+	if s.saw("loaf of brown bread") {
+		t.Fatal("an instance placed a persistent object stored for its template's room")
 	}
 	cancel()
-	<-inst.Dead()
+	<-z.Dead()
 }
 
 func TestPlace_MissingRoomGoesToStart(t *testing.T) {

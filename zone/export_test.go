@@ -1,6 +1,8 @@
 package zone
 
 import (
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"zonemud/world/content"
@@ -10,6 +12,13 @@ import (
 // import the world and the gate) reach internals through these names.
 
 func init() {
+	testHookArrival = func(z *Zone, late bool) {
+		if v, ok := arrivalFaults.Load(z); ok {
+			if f := v.(*arrivalFault); f.late == late && f.n.Add(-1) >= 0 {
+				panic("an arrival fault injected by a test")
+			}
+		}
+	}
 	// A command that panics, so end-to-end tests can check that a fault in
 	// one handler costs only that session.
 	commands = append(commands, command{
@@ -235,11 +244,33 @@ func (z *Zone) CooldownLeft(name, ability string) uint64 {
 	return at - z.pulses.now
 }
 
+// arrivalFaults are the faults tests asked of arrivals, by zone.
+var arrivalFaults sync.Map // *Zone -> *arrivalFault
+
+type arrivalFault struct {
+	n    atomic.Int32
+	late bool
+}
+
 // FaultArrivalsForTest makes the next n arrivals in the zone panic: before
-// the character is taken in, or once it is bound to its session (late).
+// the character is taken in, or once it is bound to its session (late). A
+// fault never strands a character or hands it back twice.
 func (z *Zone) FaultArrivalsForTest(n int32, late bool) {
-	z.faultLate.Store(late)
-	z.faultArrivals.Store(n)
+	f := &arrivalFault{late: late}
+	f.n.Store(n)
+	arrivalFaults.Store(z, f)
+}
+
+// HasItemID reports whether an item with this durable id is anywhere in
+// the zone.
+func (z *Zone) HasItemID(id uint64) bool {
+	z.owner.check()
+	for _, it := range z.items {
+		if it.id == id {
+			return true
+		}
+	}
+	return false
 }
 
 // LinkDead reports whether the zone holds a player link-dead.

@@ -78,10 +78,22 @@ type noticeMsg struct {
 // admin announcements).
 type broadcastMsg struct{ text string }
 
-// queryMsg runs fn on the zone goroutine and is how other goroutines read
-// zone state: fn writes its answer to a channel of capacity 1 that the
-// asker owns. It is for tests, admin tools and metrics, never game logic.
-type queryMsg struct{ fn func(z *Zone) }
+// saveNowMsg asks for a checkpoint now, outside the zone's cadence; done is
+// called once the batch (if anything changed) is queued with the saver.
+type saveNowMsg struct{ done func() }
+
+// savedMsg is the saver's answer to a batch.
+type savedMsg struct {
+	entries []savedEntry
+	rooms   []*Room
+	err     error
+}
+
+type savedEntry struct {
+	name    string
+	arrival uint64
+	ver     uint64
+}
 
 func (inputMsg) isMsg()     {}
 func (dropMsg) isMsg()      {}
@@ -91,7 +103,8 @@ func (transferMsg) isMsg()  {}
 func (tellMsg) isMsg()      {}
 func (noticeMsg) isMsg()    {}
 func (broadcastMsg) isMsg() {}
-func (queryMsg) isMsg()     {}
+func (saveNowMsg) isMsg()   {}
+func (savedMsg) isMsg()     {}
 
 func (m inputMsg) session() Session  { return m.sess }
 func (m dropMsg) session() Session   { return m.sess }

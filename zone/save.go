@@ -27,21 +27,6 @@ import (
 //     another zone checkpoints the zone with the leaver in it before the
 //     return is posted, so a load that follows reads it.
 
-// savedMsg is the saver's answer to a batch.
-type savedMsg struct {
-	entries []savedEntry
-	rooms   []*Room
-	err     error
-}
-
-type savedEntry struct {
-	name    string
-	arrival uint64
-	ver     uint64
-}
-
-func (savedMsg) isMsg() {}
-
 // startCheckpoints schedules the zone's periodic checkpoint.
 func (z *Zone) startCheckpoints() {
 	interval := uint64(time.Duration(z.cfg.CheckpointSecs) * time.Second / PulseInterval)
@@ -53,6 +38,13 @@ func (z *Zone) startCheckpoints() {
 		z.checkpoint(nil, false)
 		z.pulses.every(interval, func() { z.checkpoint(nil, false) })
 	})
+}
+
+// saveNow checkpoints out of cadence for whoever asked; the asker hears
+// back even if the checkpoint faults, so nothing waits on a lost answer.
+func (z *Zone) saveNow(m saveNowMsg) {
+	defer m.done()
+	z.checkpoint(nil, false)
 }
 
 // dirty marks a character as changed since its last save.

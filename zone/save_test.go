@@ -334,3 +334,23 @@ func TestSave_PersistentItemInAContainerOnTheFloor(t *testing.T) {
 		t.Fatalf("after the urn was taken the square was not saved without the bread (saved %v, holds %v)", saved, holds)
 	}
 }
+
+// Persistent objects handed to a zone are placed by a permanent zone and
+// never by an instance: every copy of a template has the same room refs,
+// so placing them would make one stored item lootable in every copy.
+func TestInstance_PlacesNoStoredObjects(t *testing.T) {
+	w, _ := benchWorld(t)
+	set := w.Content()
+	objs := map[string][]zone.ItemRecord{"sunken_crypt:room:stair": {{ID: 99, Proto: "emberfall:item:bread"}}}
+	cfg := zone.DefaultConfig()
+	perm := zone.New(set.Zones["sunken_crypt"], set, w, cfg, zone.Options{Objects: objs})
+	perm.BootForTest()
+	if !perm.HasItemID(99) {
+		t.Fatal("a permanent zone did not place the stored object it was handed")
+	}
+	inst := zone.New(set.Zones["sunken_crypt"], set, w, cfg, zone.Options{ID: zone.NewInstanceID("sunken_crypt"), Objects: objs})
+	inst.BootForTest()
+	if inst.HasItemID(99) {
+		t.Fatal("an instance placed a stored persistent object")
+	}
+}

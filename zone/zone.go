@@ -123,13 +123,6 @@ type Zone struct {
 	sleeping     atomic.Bool                   // atomic: the ticker is stopped (dormant)
 	luaStats     atomic.Pointer[script.Stats]  // atomic: the VM's stats, published at most once a second
 	luaAt        time.Time                     // zone goroutine only: when luaStats was last published
-
-	// faultArrivals, set by tests only, makes that many arrivals panic
-	// halfway (before the character is taken in) or, with faultLate, once
-	// it is bound to its session: a fault never strands a character or
-	// hands it back twice.
-	faultArrivals atomic.Int32
-	faultLate     atomic.Bool
 }
 
 // RosterEntry is one player as `who` shows it.
@@ -277,22 +270,11 @@ func (z *Zone) Wake(name string) { z.send(wakeMsg{name: name}) }
 // Broadcast queues a line for every player in the zone.
 func (z *Zone) Broadcast(text string) { z.send(broadcastMsg{text: text}) }
 
-// Query runs fn on the zone goroutine and waits for it, or for ctx. It is
-// for tests and admin tools; fn must not block.
-func (z *Zone) Query(ctx context.Context, fn func(z *Zone)) error {
-	done := make(chan struct{}, 1)
-	if !z.send(queryMsg{fn: func(z *Zone) { fn(z); done <- struct{}{} }}) {
-		return fmt.Errorf("zone %s: stopped", z.id)
-	}
-	select {
-	case <-done:
-		return nil
-	case <-z.dead:
-		return fmt.Errorf("zone %s: stopped", z.id)
-	case <-ctx.Done():
-		return ctx.Err()
-	}
-}
+// SaveNow asks the zone to checkpoint at once rather than at its next
+// interval, and calls done (on the zone goroutine; it must not block) once
+// the batch is queued with the saver. It reports false, and never calls
+// done, if the zone has stopped: a stopped zone saved everyone as it left.
+func (z *Zone) SaveNow(done func()) bool { return z.send(saveNowMsg{done: done}) }
 
 // Run is the actor loop. It returns when ctx is cancelled, after the zone
 // has drained its queues and handed every character back.
@@ -454,8 +436,8 @@ func (z *Zone) handle(m msg) {
 		for _, c := range z.players {
 			z.sendLine(c, m.text)
 		}
-	case queryMsg:
-		m.fn(z)
+	case saveNowMsg:
+		z.saveNow(m)
 	case savedMsg:
 		z.handleSaved(m)
 	default:
@@ -628,7 +610,7 @@ func (z *Zone) stop() {
 	z.flush()
 }
 
-// nextRIDValue allocates a runtime id, unique within this zone.
+// newRID allocates a runtime id, unique within this zone.
 func (z *Zone) newRID() rid {
 	z.nextRID++
 	return z.nextRID
@@ -683,19 +665,6 @@ func (z *Zone) Dormant() bool { return z.sleeping.Load() }
 
 // Pulses is the number of pulses ticked so far.
 func (z *Zone) Pulses() uint64 { return z.pulseNo.Load() }
-
-// HasItemID reports whether an item with this durable id is anywhere in
-// the zone. For tests and admin tools: call it on the zone goroutine (from
-// Query).
-func HasItemID(z *Zone, id uint64) bool {
-	z.owner.check()
-	for _, it := range z.items {
-		if it.id == id {
-			return true
-		}
-	}
-	return false
-}
 
 // holds reports whether c is a live character of this zone: not dead, not
 // departed, not another zone's.

@@ -309,7 +309,20 @@ func (s *Server) adminMux() *http.ServeMux {
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 		fmt.Fprintf(w, "ok\nplayers %d\nconnections %d\n", s.world.Players(), s.gate.Connections())
 	})
+	mux.HandleFunc("POST /save", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+		if err := s.world.SaveAll(r.Context()); err != nil {
+			http.Error(w, err.Error(), http.StatusServiceUnavailable)
+			return
+		}
+		fmt.Fprintln(w, "saved")
+	})
 	mux.HandleFunc("GET /backup", func(w http.ResponseWriter, r *http.Request) {
+		// Everyone's latest goes in: checkpoint first, then copy.
+		if err := s.world.SaveAll(r.Context()); err != nil {
+			http.Error(w, err.Error(), http.StatusServiceUnavailable)
+			return
+		}
 		w.Header().Set("Content-Type", "application/octet-stream")
 		w.Header().Set("Content-Disposition", `attachment; filename="zonemud-backup.db"`)
 		w.Header().Set("Content-Length", strconv.FormatInt(s.db.Size(), 10))

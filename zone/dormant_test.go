@@ -1,0 +1,75 @@
+package zone_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+	"testing/synctest"
+	"time"
+
+	"zonemud/internal/servertest"
+	"zonemud/store"
+	"zonemud/world"
+	"zonemud/world/content"
+	"zonemud/zone"
+)
+
+// An empty zone with nothing due soon stops ticking, and a player walking
+// in wakes it with its clock caught up as if it had ticked all along. The
+// world runs in a synctest bubble, so its clock is the test's and the
+// pulse count is exact however busy the machine is.
+func TestZone_DormantZoneSleepsAndCatchesUp(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		set, err := content.Load(os.DirFS(filepath.Join(servertest.Root(), "areas")))
+		if err != nil {
+			t.Fatal(err)
+		}
+		db, err := store.Open(filepath.Join(t.TempDir(), "dormant.db"), store.DefaultConfig())
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer db.Close()
+		w, err := world.New(set, db, world.DefaultConfig(), zone.DefaultConfig(), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		start := time.Now()
+		w.Start()
+		defer func() {
+			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+			defer cancel()
+			if err := w.Shutdown(ctx); err != nil {
+				t.Error(err)
+			}
+		}()
+		ash := w.Zone("ashridge")
+		for !ash.Dormant() {
+			if time.Since(start) > time.Minute {
+				t.Fatal("the empty zone never went dormant")
+			}
+			time.Sleep(zone.PulseInterval)
+		}
+		time.Sleep(30 * time.Second)
+
+		s := newBenchSession()
+		if err := w.Enter("Walker", s); err != nil {
+			t.Fatal(err)
+		}
+		synctest.Wait()
+		for i, dir := range []string{"east", "east", "east"} {
+			s.Zone().Input(s, uint64(i+1), dir)
+			synctest.Wait()
+		}
+		if w.Where("Walker") != ash {
+			t.Fatalf("Walker is in %v, want ashridge", w.Where("Walker"))
+		}
+		if ash.Dormant() {
+			t.Fatal("the zone still sleeps with a player in it")
+		}
+		want := uint64(time.Since(start) / zone.PulseInterval)
+		if got := ash.Pulses(); got+1 < want || got > want {
+			t.Fatalf("after waking the zone's clock reads %d pulses, want %d", got, want)
+		}
+	})
+}
