@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"zonemud/internal/server"
 	"zonemud/internal/servertest"
 )
 
@@ -41,7 +42,6 @@ max = 1
 func TestPersist_ContainerInStorageRoomSavesBothSides(t *testing.T) {
 	cfg := servertest.Config(t)
 	cfg.Server.AreasDir = satchelAreas(t)
-	cfg.Zone.CheckpointSecs = 1
 	srv := servertest.Start(t, cfg)
 	a := servertest.Dial(t, srv.TelnetAddr())
 	a.Create("Ilse", "ilse-pass")
@@ -49,11 +49,13 @@ func TestPersist_ContainerInStorageRoomSavesBothSides(t *testing.T) {
 	a.DoExpect("get lantern", "You get a brass lantern")
 	a.DoExpect("up", "Loft")
 	a.DoExpect("put lantern in satchel", "You put a brass lantern in a canvas satchel")
-	time.Sleep(2500 * time.Millisecond) // two checkpoints: the puts commit
+	saveAll(t, srv) // the put commits
 	a.DoExpect("get lantern from satchel", "You get a brass lantern from a canvas satchel")
-	time.Sleep(2500 * time.Millisecond) // two checkpoints: the get commits
-	a.DoExpect("quit", "")
-	a.WaitClosed(5 * time.Second)
+	saveAll(t, srv) // the get commits
+	a.DoExpect("quit", "Farewell")
+	if !a.WaitClosed(10 * time.Second) {
+		t.Fatal("quit did not close the connection")
+	}
 	if n := srv.Store().Refused(); n != 0 {
 		t.Fatalf("%d saves refused: moving an item out of a stored container was saved on one side only", n)
 	}
@@ -68,4 +70,14 @@ func TestPersist_ContainerInStorageRoomSavesBothSides(t *testing.T) {
 	b.Login("Ilse", "ilse-pass")
 	b.DoExpect("inventory", "brass lantern")
 	b.DoExpect("look in satchel", "A canvas satchel is empty.")
+}
+
+// saveAll checkpoints every zone now and waits until it is written.
+func saveAll(t *testing.T, srv *server.Server) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if err := srv.World().SaveAll(ctx); err != nil {
+		t.Fatal(err)
+	}
 }

@@ -251,11 +251,15 @@ func (c *Client) Write(p []byte) error {
 	return err
 }
 
+// ExpectTimeout is how long Expect waits: a bound on a hang, generous
+// enough for a machine running the race detector beside other work.
+const ExpectTimeout = 15 * time.Second
+
 // Expect waits until the text read since the last Expect contains want,
-// and moves past it. It fails the test after timeout (5 s if 0).
+// and moves past it. It fails the test after ExpectTimeout.
 func (c *Client) Expect(want string) string {
 	c.t.Helper()
-	got, err := c.wait(want, 5*time.Second)
+	got, err := c.wait(want, ExpectTimeout)
 	if err != nil {
 		c.t.Fatalf("%v", err)
 	}
@@ -345,6 +349,20 @@ func (c *Client) WaitClosed(d time.Duration) bool {
 	}
 	return true
 }
+
+// Quit types quit and waits for the farewell and for the server to close
+// the connection, failing the test if it stays open.
+func (c *Client) Quit() {
+	c.t.Helper()
+	c.Send("quit")
+	c.Expect("Farewell")
+	if !c.WaitClosed(10 * time.Second) {
+		c.t.Fatal("quit did not close the connection")
+	}
+}
+
+// NamePrompt is the login's question for a character name.
+const NamePrompt = "By what name do you wish to be known?"
 
 // Close drops the connection, as a player whose line fails would.
 func (c *Client) Close() { c.conn.Close() }

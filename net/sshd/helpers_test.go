@@ -84,7 +84,7 @@ func (e *env) stop(s *sshd.Server, served chan error) {
 		if err != nil {
 			e.t.Errorf("Serve returned %v, want nil", err)
 		}
-	case <-time.After(5 * time.Second):
+	case <-time.After(15 * time.Second):
 		e.t.Errorf("Serve did not return after Shutdown")
 	}
 }
