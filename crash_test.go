@@ -1,9 +1,11 @@
 package main
 
 import (
+	"bytes"
 	"fmt"
 	"math/rand/v2"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -452,9 +454,11 @@ func TestPersist_StorageRoomSurvivesRestart(t *testing.T) {
 	a2.Expect("brass lantern")
 }
 
-// One character record that cannot be read refuses that login with a
-// clear message; everyone else plays on.
-func TestPersist_BadRecordRefusesOnlyThatLogin(t *testing.T) {
+// One character record that cannot be read stops start-up, naming it, and
+// the file is left as it was. An admin who must serve anyway turns
+// check_on_open off: then that login alone is refused, with a clear
+// message, and everyone else plays on.
+func TestPersist_BadRecordRefusesStartOrOnlyThatLogin(t *testing.T) {
 	dir := t.TempDir()
 	cfg, telnet := writeConfig(t, dir, "")
 	p := startProc(t, cfg, telnet)
@@ -464,7 +468,8 @@ func TestPersist_BadRecordRefusesOnlyThatLogin(t *testing.T) {
 		c.Quit()
 	}
 	p.stop(t)
-	db, err := bolt.Open(filepath.Join(dir, "data", "zonemud.db"), 0o600, nil)
+	path := filepath.Join(dir, "data", "zonemud.db")
+	db, err := bolt.Open(path, 0o600, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -474,6 +479,24 @@ func TestPersist_BadRecordRefusesOnlyThatLogin(t *testing.T) {
 		t.Fatal(err)
 	}
 	db.Close()
+	before, _ := os.ReadFile(path)
+	out, err := exec.Command(binary(t), "-config", cfg).CombinedOutput()
+	if err == nil {
+		t.Fatalf("the server started on a damaged record:\n%s", out)
+	}
+	for _, want := range []string{path + " is damaged", `character "broken"`, "nothing in it was changed"} {
+		if !strings.Contains(string(out), want) {
+			t.Fatalf("the refusal does not say %q:\n%s", want, out)
+		}
+	}
+	if after, _ := os.ReadFile(path); !bytes.Equal(after, before) {
+		t.Fatal("the refused database was written to")
+	}
+
+	body, _ := os.ReadFile(cfg)
+	if err := os.WriteFile(cfg, append(body, "\n[store]\ncheck_on_open = false\n"...), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	startProc(t, cfg, telnet)
 	bad := servertest.Dial(t, telnet)
 	bad.Expect("name")

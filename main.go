@@ -177,7 +177,9 @@ func backup(cfg *config.Config, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "zonemud: backup: no server is running and there is no database at %s\n", path)
 		return 1
 	}
-	db, err := store.Open(path, cfg.Store)
+	// Read-only: a backup never changes the file it copies, and refuses
+	// one that fails its check rather than copy the damage.
+	db, err := store.OpenReadOnly(path, cfg.Store)
 	if err != nil {
 		fmt.Fprintln(stderr, "zonemud: backup:", err)
 		return 1
@@ -305,5 +307,6 @@ func initDir(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	fmt.Fprintf(stdout, "wrote %s and %s; start the server with: zonemud -config %s\n", cfgOut, areasOut, cfgOut)
+	fmt.Fprintln(stdout, "there is no database yet: the first start makes a new, empty one in data_dir and says so in its log")
 	return 0
 }

@@ -37,7 +37,17 @@ func (db *DB) CreateAccount(a *Account) error {
 		if err != nil {
 			return err
 		}
-		return b.Put(key(a.Name), v)
+		if err := b.Put(key(a.Name), v); err != nil {
+			return err
+		}
+		// The count lets the check at start-up see an account gone
+		// missing, which nothing else refers to.
+		meta := tx.Bucket(bucketMeta)
+		n, err := metaU64(meta.Get(keyAccounts))
+		if err != nil {
+			return fmt.Errorf("account count: %w", err)
+		}
+		return meta.Put(keyAccounts, u64c(n+1))
 	})
 	if err != nil {
 		return fmt.Errorf("store: create account %q: %w", a.Name, err)

@@ -3,7 +3,6 @@ package store
 import (
 	"bytes"
 	"encoding/binary"
-	"errors"
 	"fmt"
 	"time"
 
@@ -82,7 +81,7 @@ func (db *DB) Commit(batches []*Batch) (results []error, err error) {
 			high = max(high, h)
 		}
 		if high > db.itemHigh.Load() {
-			if err := tx.Bucket(bucketMeta).Put(keyItemHigh, u64(high)); err != nil {
+			if err := tx.Bucket(bucketMeta).Put(keyItemHigh, u64c(high)); err != nil {
 				return err
 			}
 		}
@@ -153,7 +152,7 @@ func (db *DB) check(tx *bolt.Tx, b *Batch) *BatchError {
 // decoding it; a record it cannot read counts as epoch 0, so a good save may
 // replace a damaged one.
 func storedEpoch(v []byte) uint64 {
-	if len(v) >= 10 && v[0] == recordChar {
+	if len(v) >= 10 && (v[0] == recordChar || v[0] == recordCharChecked) {
 		return binary.BigEndian.Uint64(v[1:9])
 	}
 	var c struct {
@@ -354,74 +353,6 @@ func (db *DB) RoomObjects(zone string) (map[string][]Item, error) {
 	})
 	if err != nil {
 		return nil, fmt.Errorf("store: room objects of %s: %w", zone, err)
-	}
-	return out, nil
-}
-
-// Census maps every item id in the ledger to its holder, and checks that
-// the ledger agrees with the records: every item in a character or room
-// record is in the ledger under that holder, and no id is in two records.
-func (db *DB) Census() (map[uint64]string, error) {
-	out := map[uint64]string{}
-	var problems []error
-	err := db.bolt.View(func(tx *bolt.Tx) error {
-		seen := map[uint64]string{}
-		note := func(holder string, ids []uint64) {
-			for _, id := range ids {
-				if prev, dup := seen[id]; dup {
-					problems = append(problems, fmt.Errorf("item %d is in both %s and %s", id, prev, holder))
-				}
-				seen[id] = holder
-			}
-		}
-		err := tx.Bucket(bucketCharacters).ForEach(func(k, v []byte) error {
-			var c Character
-			if err := decodeChar(v, &c); err != nil {
-				problems = append(problems, fmt.Errorf("character %s: %w", k, err))
-				return nil
-			}
-			note(charHolder(c.Name), c.ItemIDs())
-			return nil
-		})
-		if err != nil {
-			return err
-		}
-		err = tx.Bucket(bucketObjects).ForEach(func(k, v []byte) error {
-			var items []Item
-			if err := decode(v, &items); err != nil {
-				problems = append(problems, fmt.Errorf("room %s: %w", k, err))
-				return nil
-			}
-			note(roomHolder(string(k)), itemIDs(items))
-			return nil
-		})
-		if err != nil {
-			return err
-		}
-		err = tx.Bucket(bucketLedger).ForEach(func(k, v []byte) error {
-			out[getU64(k)] = string(v)
-			return nil
-		})
-		if err != nil {
-			return err
-		}
-		for id, h := range seen {
-			if out[id] != h {
-				problems = append(problems, fmt.Errorf("item %d is held by %s but the ledger says %q", id, h, out[id]))
-			}
-		}
-		for id, h := range out {
-			if seen[id] == "" {
-				problems = append(problems, fmt.Errorf("ledger names %s for item %d, which no record holds", h, id))
-			}
-		}
-		return nil
-	})
-	if err != nil {
-		return nil, fmt.Errorf("store: census: %w", err)
-	}
-	if len(problems) > 0 {
-		return out, fmt.Errorf("store: census: %w", errors.Join(problems...))
 	}
 	return out, nil
 }

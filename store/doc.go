@@ -12,6 +12,19 @@
 //	ledger      item id -> its holder ("c:<name>" or "r:<room ref>")
 //	holdings    holder -> the ids it holds (so a save can release them)
 //
+// Every record carries a CRC-32C (record.go), since bbolt checks its pages
+// but not the bytes of a value.
+//
+// Open never serves a file it has not checked, and never writes to one
+// before: it opens an existing file read-only, checks it (verify.go: the
+// meta pages and freelist read with ReadAt, a walk of every page that no
+// damaged pointer can send outside the file or round in a loop (pages.go),
+// bbolt's own check, every record, the census of the ledger (census.go)),
+// and only then opens it for writing. Reads through bbolt's memory map run
+// with debug.SetPanicOnFault, so a page past the end of the file is a
+// refusal, not a SIGBUS. A new file is made only where none exists, built
+// beside the path and linked into place whole.
+//
 // A DB is safe for concurrent use. Writes of game state go through Commit,
 // one bbolt transaction per call, which the world's saver goroutine calls;
 // nothing in this package runs a goroutine of its own, and it must never

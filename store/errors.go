@@ -9,6 +9,7 @@ var (
 	ErrLocked       = errors.New("store: database is in use by another process")
 	ErrNewerSchema  = errors.New("store: database was written by a newer zonemud")
 	ErrCorrupt      = errors.New("store: record is damaged")
+	ErrEmpty        = errors.New("store: database file is empty")
 	ErrStaleEpoch   = errors.New("store: save from an older owner epoch")
 	ErrLedger       = errors.New("store: item would be held twice")
 	ErrClosed       = errors.New("store: closed")

@@ -1,13 +1,16 @@
 package store
 
 import (
+	"bytes"
 	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"sync/atomic"
+	"syscall"
 	"time"
 
 	bolt "go.etcd.io/bbolt"
@@ -15,8 +18,9 @@ import (
 )
 
 // SchemaVersion is the layout this binary writes. A database with a larger
-// version is refused; a smaller one is migrated at open.
-const SchemaVersion = 1
+// version is refused; a smaller one is migrated at open. Schema 2 adds a
+// checksum to every record and meta number, and the count of accounts.
+const SchemaVersion = 2
 
 var (
 	bucketMeta       = []byte("meta")
@@ -31,6 +35,7 @@ var (
 	keyBoots    = []byte("boots")
 	keyItemHigh = []byte("item_high")
 	keyCreated  = []byte("created")
+	keyAccounts = []byte("accounts") // accounts ever created: none is ever deleted
 
 	allBuckets = [][]byte{bucketMeta, bucketAccounts, bucketCharacters, bucketPlacements, bucketObjects, bucketLedger, bucketHoldings}
 )
@@ -74,14 +79,21 @@ type DB struct {
 	boot uint64   // immutable after Open: this process's boot number
 	// created is when the database was first made: the world's birthday.
 	created time.Time // immutable after Open
+	fresh   bool      // immutable after Open: this Open made the file
+	notes   []string  // immutable after Open
 
 	itemHigh atomic.Uint64 // highest item id ever committed
 	refused  atomic.Uint64 // saves refused: stale epoch or ledger conflict
 	commits  atomic.Uint64
 }
 
-// Open opens (creating if needed) the database at path, checks its schema
-// and consistency, and counts this boot.
+// Open opens the database at path to serve it. Only where no file exists
+// is a new, empty database made. An existing file is first opened
+// read-only and checked, and refused if it is empty, damaged or from a
+// newer zonemud: the error is a *Refusal that says what and where, and
+// nothing is written to the file. cfg.CheckOnOpen adds the whole-file
+// checks (see check). Then the file is opened for writing, migrated if its
+// schema is older, and this boot is counted.
 func Open(path string, cfg Config) (*DB, error) {
 	if cfg.OpenTimeoutSecs == 0 {
 		cfg.OpenTimeoutSecs = 2
@@ -89,113 +101,279 @@ func Open(path string, cfg Config) (*DB, error) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o750); err != nil {
 		return nil, fmt.Errorf("store: create data dir: %w", err)
 	}
-	if fi, err := os.Stat(path); err == nil && fi.Size() > 0 && fi.Size() < 4096 {
-		return nil, fmt.Errorf("store: %s is only %d bytes: %w (truncated?); restore it from a backup", path, fi.Size(), ErrCorrupt)
-	}
-	opts := &bolt.Options{
-		Timeout:         time.Duration(cfg.OpenTimeoutSecs) * time.Second,
-		InitialMmapSize: 256 << 20,
-		FreelistType:    bolt.FreelistMapType,
-	}
-	if cfg.MaxSizeMB > 0 {
-		opts.MaxSize = cfg.MaxSizeMB << 20
-	}
-	bdb, err := openBolt(path, opts)
-	if err != nil {
-		if errors.Is(err, berrors.ErrTimeout) {
-			return nil, fmt.Errorf("store: open %s: %w (is another zonemud running on this data_dir?)", path, ErrLocked)
-		}
-		if errors.Is(err, berrors.ErrInvalid) || errors.Is(err, berrors.ErrChecksum) || errors.Is(err, berrors.ErrVersionMismatch) {
-			return nil, fmt.Errorf("store: open %s: %w: %v; restore it from a backup", path, ErrCorrupt, err)
-		}
-		return nil, fmt.Errorf("store: open %s: %w", path, err)
-	}
-	db := &DB{bolt: bdb, path: path}
-	if cfg.CheckOnOpen {
-		if err := db.Check(); err != nil {
-			bdb.Close()
+	fresh := false
+	if _, err := os.Lstat(path); errors.Is(err, fs.ErrNotExist) {
+		if err := create(path, cfg); err != nil {
 			return nil, err
 		}
+		fresh = true
 	}
-	if err := db.initSchema(); err != nil {
-		bdb.Close()
+	ro, rep, err := check(path, cfg, cfg.CheckOnOpen && !fresh)
+	if err != nil {
+		return nil, err
+	}
+	if err := ro.Close(); err != nil {
+		return nil, fmt.Errorf("store: close %s after its check: %w", path, err)
+	}
+	db := &DB{path: path, fresh: fresh, notes: rep.notes}
+	err = guard(path, func() error {
+		opts := &bolt.Options{
+			Timeout:         time.Duration(cfg.OpenTimeoutSecs) * time.Second,
+			InitialMmapSize: 256 << 20,
+			FreelistType:    bolt.FreelistMapType,
+			// The file was checked a moment ago: never make a new one here.
+			OpenFile: func(name string, flag int, mode os.FileMode) (*os.File, error) {
+				return os.OpenFile(name, flag&^os.O_CREATE, mode)
+			},
+		}
+		if cfg.MaxSizeMB > 0 {
+			opts.MaxSize = cfg.MaxSizeMB << 20
+		}
+		var err error
+		if db.bolt, err = bolt.Open(path, 0o600, opts); err != nil {
+			if errors.Is(err, berrors.ErrTimeout) {
+				return fmt.Errorf("store: open %s: %w (is another zonemud running on this data_dir?)", path, ErrLocked)
+			}
+			return fmt.Errorf("store: open %s: %w", path, err)
+		}
+		return db.start()
+	})
+	if err != nil {
+		if db.bolt != nil {
+			db.bolt.Close()
+		}
 		return nil, err
 	}
 	return db, nil
 }
 
-// openBolt opens the file, turning a panic inside bbolt on a damaged file
-// into an error: a corrupt file must stop start-up with a message, not a
-// stack trace.
-func openBolt(path string, opts *bolt.Options) (db *bolt.DB, err error) {
-	defer func() {
-		if v := recover(); v != nil {
-			err = fmt.Errorf("%w: %v", ErrCorrupt, v)
-		}
-	}()
-	return bolt.Open(path, 0o600, opts)
+// OpenReadOnly opens an existing database only to read or copy it, after
+// the same checks as Open. It writes nothing: the file stays byte for byte
+// as it was, and other readers may share it (a running server may not).
+// Boot is zero; every write fails.
+func OpenReadOnly(path string, cfg Config) (*DB, error) {
+	if cfg.OpenTimeoutSecs == 0 {
+		cfg.OpenTimeoutSecs = 2
+	}
+	bdb, rep, err := check(path, cfg, cfg.CheckOnOpen)
+	if err != nil {
+		return nil, err
+	}
+	db := &DB{bolt: bdb, path: path, notes: rep.notes}
+	err = bdb.View(func(tx *bolt.Tx) error {
+		meta := tx.Bucket(bucketMeta)
+		created, _ := metaU64(meta.Get(keyCreated))
+		high, _ := metaU64(meta.Get(keyItemHigh))
+		db.created = time.Unix(int64(created), 0)
+		db.itemHigh.Store(high)
+		return nil
+	})
+	if err != nil {
+		bdb.Close()
+		return nil, fmt.Errorf("store: read %s: %w", path, err)
+	}
+	return db, nil
 }
 
-func (db *DB) initSchema() error {
+// create makes a new, empty database at path, which must not exist. It is
+// built in a temporary file beside path and linked into place whole, so a
+// file at path is always a database this package finished: a crash while
+// creating leaves no half-made file for the next start to mistake for
+// damage, and a file that appears at path meanwhile is never replaced.
+func create(path string, cfg Config) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".new-*.db")
+	if err != nil {
+		return fmt.Errorf("store: create %s: %w", path, err)
+	}
+	tmpPath := tmp.Name()
+	tmp.Close()
+	defer os.Remove(tmpPath)
+	bdb, err := bolt.Open(tmpPath, 0o600, &bolt.Options{Timeout: time.Duration(cfg.OpenTimeoutSecs) * time.Second})
+	if err != nil {
+		return fmt.Errorf("store: create %s: %w", path, err)
+	}
+	err = bdb.Update(func(tx *bolt.Tx) error {
+		for _, b := range allBuckets {
+			if _, err := tx.CreateBucket(b); err != nil {
+				return err
+			}
+		}
+		meta := tx.Bucket(bucketMeta)
+		for k, v := range map[string]uint64{
+			string(keySchema):   SchemaVersion,
+			string(keyCreated):  uint64(time.Now().Unix()),
+			string(keyBoots):    0,
+			string(keyAccounts): 0,
+		} {
+			if err := meta.Put([]byte(k), u64c(v)); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if cerr := bdb.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fmt.Errorf("store: create %s: %w", path, err)
+	}
+	if err := os.Link(tmpPath, path); err != nil {
+		if errors.Is(err, fs.ErrExist) {
+			return fmt.Errorf("store: create %s: a file appeared there while the new database was made; start again to check it", path)
+		}
+		// Some file systems have no hard links: rename, which would
+		// replace a file made in the last moment, so look once more.
+		if _, serr := os.Lstat(path); !errors.Is(serr, fs.ErrNotExist) {
+			return fmt.Errorf("store: create %s: %w", path, err)
+		}
+		if err := os.Rename(tmpPath, path); err != nil {
+			return fmt.Errorf("store: create %s: %w", path, err)
+		}
+	}
+	return syncDir(filepath.Dir(path))
+}
+
+// syncDir makes a new name in dir durable.
+func syncDir(dir string) error {
+	d, err := os.Open(dir)
+	if err != nil {
+		return fmt.Errorf("store: sync %s: %w", dir, err)
+	}
+	defer d.Close()
+	if err := d.Sync(); err != nil && !errors.Is(err, syscall.EINVAL) {
+		return fmt.Errorf("store: sync %s: %w", dir, err)
+	}
+	return nil
+}
+
+// start migrates a checked database to this schema if it is older, counts
+// this boot, and reads what the DB keeps in memory.
+func (db *DB) start() error {
 	return db.bolt.Update(func(tx *bolt.Tx) error {
 		meta := tx.Bucket(bucketMeta)
-		if meta == nil {
-			for _, b := range allBuckets {
-				if tx.Bucket(b) != nil && b[0] != 'm' {
-					return fmt.Errorf("store: %s has data but no schema version: %w", db.path, ErrCorrupt)
-				}
+		ver, err := metaU64(meta.Get(keySchema))
+		if err != nil {
+			return fmt.Errorf("store: schema version of %s: %w", db.path, err)
+		}
+		for ; ver < SchemaVersion; ver++ {
+			if err := migrations[ver](tx); err != nil {
+				return fmt.Errorf("store: migrate %s from schema %d to %d: %w", db.path, ver, ver+1, err)
 			}
-			var err error
-			if meta, err = tx.CreateBucket(bucketMeta); err != nil {
-				return fmt.Errorf("store: init: %w", err)
-			}
-			if err := meta.Put(keySchema, u64(SchemaVersion)); err != nil {
+			if err := meta.Put(keySchema, u64c(ver+1)); err != nil {
 				return err
 			}
+			db.notes = append(db.notes, fmt.Sprintf("migrated from schema %d to %d", ver, ver+1))
 		}
-		v := meta.Get(keySchema)
-		if len(v) != 8 {
-			return fmt.Errorf("store: schema version unreadable in %s: %w", db.path, ErrCorrupt)
+		created, err := metaU64(meta.Get(keyCreated))
+		if err != nil {
+			return fmt.Errorf("store: creation time in %s: %w", db.path, err)
 		}
-		ver := binary.BigEndian.Uint64(v)
-		if ver > SchemaVersion {
-			return fmt.Errorf("store: %s has schema version %d, this binary knows up to %d: %w; run the newer zonemud or restore a backup", db.path, ver, SchemaVersion, ErrNewerSchema)
+		boots, err := metaU64(meta.Get(keyBoots))
+		if err != nil {
+			return fmt.Errorf("store: boot count in %s: %w", db.path, err)
 		}
-		for ver < SchemaVersion {
-			step := migrations[ver]
-			if err := step(tx); err != nil {
-				return fmt.Errorf("store: migrate schema %d to %d: %w", ver, ver+1, err)
+		db.created = time.Unix(int64(created), 0)
+		db.boot = boots + 1
+		if v := meta.Get(keyItemHigh); v != nil {
+			high, err := metaU64(v)
+			if err != nil {
+				return fmt.Errorf("store: item high-water mark in %s: %w", db.path, err)
 			}
-			ver++
-			if err := meta.Put(keySchema, u64(ver)); err != nil {
-				return err
-			}
+			db.itemHigh.Store(high)
 		}
-		for _, b := range allBuckets {
-			if _, err := tx.CreateBucketIfNotExists(b); err != nil {
-				return fmt.Errorf("store: init bucket %s: %w", b, err)
-			}
-		}
-		if meta.Get(keyCreated) == nil {
-			if err := meta.Put(keyCreated, u64(uint64(time.Now().Unix()))); err != nil {
-				return err
-			}
-		}
-		db.created = time.Unix(int64(getU64(meta.Get(keyCreated))), 0)
-		db.boot = getU64(meta.Get(keyBoots)) + 1
-		if err := meta.Put(keyBoots, u64(db.boot)); err != nil {
-			return err
-		}
-		db.itemHigh.Store(getU64(meta.Get(keyItemHigh)))
-		return nil
+		return meta.Put(keyBoots, u64c(db.boot))
 	})
 }
 
 // migrations[v] upgrades a database from schema v to v+1, inside the
-// transaction that then records v+1. Version 0 is an empty file.
+// transaction that then records v+1.
 var migrations = map[uint64]func(tx *bolt.Tx) error{
-	0: func(tx *bolt.Tx) error { return nil },
+	1: migrateChecksums,
 }
+
+// migrateChecksums rewrites every record and meta number of schema 1 in
+// its checksummed form, and counts the accounts. A record that does not
+// read is kept as it is: the check of the next start names it.
+func migrateChecksums(tx *bolt.Tx) error {
+	meta := tx.Bucket(bucketMeta)
+	for _, k := range [][]byte{keyBoots, keyCreated, keyItemHigh} {
+		if v := meta.Get(k); v != nil {
+			n, err := metaU64(v)
+			if err != nil {
+				return fmt.Errorf("meta %s: %w", k, err)
+			}
+			if err := meta.Put(k, u64c(n)); err != nil {
+				return err
+			}
+		}
+	}
+	var accounts uint64
+	rewrite := func(bucket []byte, decodeFn func([]byte) (any, bool), encodeFn func(any) ([]byte, error)) error {
+		b := tx.Bucket(bucket)
+		type kv struct{ k, v []byte }
+		var out []kv
+		err := b.ForEach(func(k, v []byte) error {
+			if bytes.Equal(bucket, bucketAccounts) {
+				accounts++
+			}
+			if v == nil || checkedRecord(v) {
+				return nil
+			}
+			rec, ok := decodeFn(v)
+			if !ok {
+				return nil
+			}
+			nv, err := encodeFn(rec)
+			if err != nil {
+				return err
+			}
+			out = append(out, kv{append([]byte(nil), k...), nv})
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+		for _, e := range out {
+			if err := b.Put(e.k, e.v); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	generic := func(newRec func() any) func([]byte) (any, bool) {
+		return func(v []byte) (any, bool) {
+			r := newRec()
+			return r, decode(v, r) == nil
+		}
+	}
+	steps := []struct {
+		bucket []byte
+		dec    func([]byte) (any, bool)
+		enc    func(any) ([]byte, error)
+	}{
+		{bucketAccounts, generic(func() any { return new(Account) }), encode},
+		{bucketPlacements, generic(func() any { return new(Placement) }), encode},
+		{bucketObjects, generic(func() any { return new([]Item) }), encode},
+		{bucketCharacters, func(v []byte) (any, bool) {
+			c := new(Character)
+			return c, decodeChar(v, c) == nil
+		}, func(r any) ([]byte, error) { return encodeChar(r.(*Character)) }},
+	}
+	for _, s := range steps {
+		if err := rewrite(s.bucket, s.dec, s.enc); err != nil {
+			return fmt.Errorf("rewrite %s: %w", s.bucket, err)
+		}
+	}
+	return meta.Put(keyAccounts, u64c(accounts))
+}
+
+// Notes are what the checks at open found worth a warning without
+// refusing the file (a damaged meta page whose twin was used), and the
+// migrations run.
+func (db *DB) Notes() []string { return db.notes }
+
+// Fresh reports whether this Open made the file: there was none.
+func (db *DB) Fresh() bool { return db.fresh }
 
 // Check runs bbolt's consistency check over the whole file.
 func (db *DB) Check() error {

@@ -16,6 +16,7 @@ import (
 	"net/http/pprof"
 	"os"
 	"path/filepath"
+	"sort"
 	"strconv"
 	"sync"
 	"time"
@@ -97,14 +98,23 @@ func Start(cfg *config.Config, opt Options) (srv *Server, err error) {
 	}
 	lg.Info("server: content loaded", "from", from, "zones", len(set.Zones), "rooms", len(set.Rooms), "mobs", len(set.Mobs), "items", len(set.Items))
 	path := filepath.Join(cfg.Server.DataDir, cfg.Store.File)
+	backups := filepath.Join(cfg.Server.DataDir, "backups")
+	opened := time.Now()
 	s.db, err = store.Open(path, cfg.Store)
 	if err != nil {
-		return nil, err
+		return nil, withNewestBackup(err, backups)
 	}
-	lg.Info("server: store open", "path", path, "boot", s.db.Boot())
+	if s.db.Fresh() {
+		lg.Info("server: there was no database file, so a new, empty one was made", "path", path)
+	}
+	for _, n := range s.db.Notes() {
+		lg.Warn("server: store: "+n, "path", path)
+	}
+	lg.Info("server: store open", "path", path, "boot", s.db.Boot(), "bytes", s.db.Size(),
+		"check_on_open", cfg.Store.CheckOnOpen, "took", time.Since(opened).Round(time.Millisecond))
 	wcfg := cfg.World
 	wcfg.Lua = cfg.Lua
-	wcfg.BackupDir = filepath.Join(cfg.Server.DataDir, "backups")
+	wcfg.BackupDir = backups
 	s.world, err = world.New(set, s.db, wcfg, cfg.Zone, lg)
 	if err != nil {
 		return nil, err
@@ -209,6 +219,20 @@ func Start(cfg *config.Config, opt Options) (srv *Server, err error) {
 		lg.Info("server: admin http listening", "addr", s.httpL.Addr().String())
 	}
 	return s, nil
+}
+
+// withNewestBackup adds to the refusal of a database file where the newest
+// backup made in game is, the first thing an admin will look for.
+func withNewestBackup(err error, dir string) error {
+	if !errors.As(err, new(*store.Refusal)) {
+		return err
+	}
+	found, _ := filepath.Glob(filepath.Join(dir, "zonemud-*.db"))
+	if len(found) == 0 {
+		return err
+	}
+	sort.Strings(found) // the names sort by the time they were made
+	return fmt.Errorf("%w The newest backup made in game is %s.", err, found[len(found)-1])
 }
 
 // abort undoes a partial Start.

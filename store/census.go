@@ -1,0 +1,360 @@
+package store
+
+import (
+	"bytes"
+	"cmp"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+
+	bolt "go.etcd.io/bbolt"
+)
+
+// Census maps every item id in the ledger to its holder, after checking
+// every record and the ledger against them (see audit). The error names
+// every problem found, up to a few.
+func (db *DB) Census() (map[uint64]string, error) {
+	out := map[uint64]string{}
+	var a *audit
+	err := db.bolt.View(func(tx *bolt.Tx) error {
+		var err error
+		a, err = runAudit(tx, func(id uint64, holder []byte) { out[id] = string(holder) })
+		return err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("store: census: %w", err)
+	}
+	if err := a.err(); err != nil {
+		return out, fmt.Errorf("store: census: %w", err)
+	}
+	return out, nil
+}
+
+// audit collects what is wrong with the records of a database: a record
+// that does not read or fails its checksum, a key that is not its record's
+// name, a character without a placement or the reverse, an account count
+// that does not match, and the census of items: every item in a character
+// or room record is in the ledger under that holder, every ledger entry is
+// held by the record it names, no id is held twice, each holder's entry in
+// the holdings index lists exactly its items, no id is above the item
+// high-water mark, and no owner epoch is from a boot the boot counter has
+// not reached.
+type audit struct {
+	problems []string // the first few
+	count    int      // all of them
+}
+
+const auditShown = 8
+
+func (a *audit) add(format string, args ...any) {
+	a.count++
+	if len(a.problems) < auditShown {
+		a.problems = append(a.problems, fmt.Sprintf(format, args...))
+	}
+}
+
+func (a *audit) err() error {
+	if a.count == 0 {
+		return nil
+	}
+	errs := make([]error, 0, len(a.problems)+1)
+	for _, p := range a.problems {
+		errs = append(errs, errors.New(p))
+	}
+	if a.count > len(a.problems) {
+		errs = append(errs, fmt.Errorf("and %d more", a.count-len(a.problems)))
+	}
+	return fmt.Errorf("%w: %w", ErrCorrupt, errors.Join(errs...))
+}
+
+// summary is the problems on one line, for a refusal message.
+func (a *audit) summary() string {
+	s := fmt.Sprintf("%d problem", a.count)
+	if a.count != 1 {
+		s += "s"
+	}
+	s += ": " + strings.Join(a.problems, "; ")
+	if a.count > len(a.problems) {
+		s += fmt.Sprintf("; and %d more", a.count-len(a.problems))
+	}
+	return s
+}
+
+// censusItem is the part of an Item the census reads. A record's checksum
+// proves the rest is as it was written; decoding only this is most of
+// the cost of the whole check at start-up (docs/PERFORMANCE.md).
+type censusItem struct {
+	ID       uint64       `json:"id"`
+	Contents []censusItem `json:"contents"`
+}
+
+// censusIDs lists the ids of items and everything inside them, in the
+// order Character.ItemIDs does.
+func censusIDs(items []censusItem) []uint64 {
+	var out []uint64
+	var walk func([]censusItem)
+	walk = func(items []censusItem) {
+		for i := range items {
+			out = append(out, items[i].ID)
+			walk(items[i].Contents)
+		}
+	}
+	walk(items)
+	return out
+}
+
+// decoded is one record of a bucket, decoded by eachRecord.
+type decoded[T any] struct {
+	key    []byte
+	rec    T
+	err    error
+	bucket bool // the key holds a bucket, not a record
+}
+
+// recordChunk is how many records eachRecord decodes at once.
+var recordChunk = 2048
+
+// eachRecord decodes every record of b on every core and hands them to use
+// in key order, on the calling goroutine. Decoding JSON is most of the
+// cost of the whole check; this spreads it. Values are copied out of the
+// memory map first, so the decoding goroutines never read the file: a
+// fault can happen only on the calling goroutine, under guard.
+func eachRecord[T any](b *bolt.Bucket, dec func(v []byte) (T, error), use func(d *decoded[T])) {
+	chunk := recordChunk
+	workers := runtime.GOMAXPROCS(0)
+	batch := make([]decoded[T], 0, chunk)
+	raw := make([][]byte, 0, chunk)
+	flush := func() {
+		var wg sync.WaitGroup
+		per := (len(batch) + workers - 1) / workers
+		for lo := 0; lo < len(batch); lo += per {
+			hi := min(lo+per, len(batch))
+			wg.Go(func() {
+				for i := lo; i < hi; i++ {
+					if !batch[i].bucket {
+						batch[i].rec, batch[i].err = dec(raw[i])
+					}
+				}
+			})
+		}
+		wg.Wait()
+		for i := range batch {
+			use(&batch[i])
+		}
+		batch, raw = batch[:0], raw[:0]
+	}
+	c := b.Cursor()
+	for k, v := c.First(); k != nil; k, v = c.Next() {
+		batch = append(batch, decoded[T]{key: bytes.Clone(k), bucket: v == nil})
+		raw = append(raw, bytes.Clone(v))
+		if len(batch) == chunk {
+			flush()
+		}
+	}
+	flush()
+}
+
+func unmarshal(body []byte, v any) error {
+	if err := json.Unmarshal(body, v); err != nil {
+		return fmt.Errorf("%w: %v", ErrCorrupt, err)
+	}
+	return nil
+}
+
+// recordAs returns a decoder of records checked by unpack into a T.
+func recordAs[T any](strict bool) func(v []byte) (T, error) {
+	return func(v []byte) (T, error) {
+		var r T
+		if strict && !checkedRecord(v) {
+			return r, fmt.Errorf("not in a checksummed form (version %d)", v[0])
+		}
+		body, err := unpack(v)
+		if err == nil {
+			err = unmarshal(body, &r)
+		}
+		return r, err
+	}
+}
+
+// censusChar is the part of a Character the census reads.
+type censusChar struct {
+	Name  string       `json:"name"`
+	Epoch uint64       `json:"epoch"`
+	Items []censusItem `json:"items"`
+}
+
+// heldItem is one item id in a record, and which holder's record.
+type heldItem struct {
+	id     uint64
+	holder int32 // index into the audit's holder names
+}
+
+// runAudit reads every record in tx once. each, if not nil, sees every
+// ledger entry in id order. The error is for a failed read; what is wrong
+// with the data is in the audit.
+func runAudit(tx *bolt.Tx, each func(id uint64, holder []byte)) (*audit, error) {
+	a := &audit{}
+	meta := tx.Bucket(bucketMeta)
+	schema, _ := metaU64(meta.Get(keySchema))
+	strict := schema >= 2 // every record checksummed
+
+	var accounts uint64
+	type name struct {
+		Name string `json:"name"`
+	}
+	eachRecord(tx.Bucket(bucketAccounts), recordAs[name](strict), func(d *decoded[name]) {
+		accounts++
+		switch {
+		case d.bucket:
+			a.add("account %q is a bucket, not a record", d.key)
+		case d.err != nil:
+			a.add("account %q: %v", d.key, d.err)
+		case !bytes.Equal(key(d.rec.Name), d.key):
+			a.add("account %q holds the record of %q", d.key, d.rec.Name)
+		}
+	})
+	if v := meta.Get(keyAccounts); v != nil || strict {
+		if n, err := metaU64(v); err != nil {
+			a.add("meta: account count: %v", err)
+		} else if n != accounts {
+			a.add("there are %d accounts, but %d were created", accounts, n)
+		}
+	}
+
+	var (
+		holders  []string
+		items    []heldItem
+		withItem int // holders that hold anything
+		maxEpoch uint64
+	)
+	holdings := tx.Bucket(bucketHoldings)
+	placements := tx.Bucket(bucketPlacements)
+	hold := func(holder string, ids []uint64) {
+		if len(ids) == 0 {
+			if v := holdings.Get([]byte(holder)); v != nil {
+				a.add("the holdings index lists %d items for %s, which holds none", len(v)/8, holder)
+			}
+			return
+		}
+		withItem++
+		h := int32(len(holders))
+		holders = append(holders, holder)
+		for _, id := range ids {
+			items = append(items, heldItem{id, h})
+		}
+		if v := holdings.Get([]byte(holder)); !bytes.Equal(v, packIDs(ids)) {
+			a.add("the holdings index for %s does not list its %d items", holder, len(ids))
+		}
+	}
+	decChar := func(v []byte) (censusChar, error) {
+		var c censusChar
+		if strict && !checkedRecord(v) {
+			return c, fmt.Errorf("not in a checksummed form (version %d)", v[0])
+		}
+		epoch, body, err := unpackChar(v)
+		if err == nil {
+			err = unmarshal(body, &c)
+		}
+		if err == nil && epoch != nil && *epoch != c.Epoch {
+			err = fmt.Errorf("%w: epoch %d in the header, %d in the record", ErrCorrupt, *epoch, c.Epoch)
+		}
+		return c, err
+	}
+	eachRecord(tx.Bucket(bucketCharacters), decChar, func(d *decoded[censusChar]) {
+		switch {
+		case d.bucket:
+			a.add("character %q is a bucket, not a record", d.key)
+		case d.err != nil:
+			a.add("character %q: %v", d.key, d.err)
+		case !bytes.Equal(key(d.rec.Name), d.key):
+			a.add("character %q holds the record of %q", d.key, d.rec.Name)
+		default:
+			if placements.Get(d.key) == nil {
+				a.add("character %q has no placement", d.key)
+			}
+			maxEpoch = max(maxEpoch, d.rec.Epoch)
+			hold(charHolder(d.rec.Name), censusIDs(d.rec.Items))
+		}
+	})
+	chars := tx.Bucket(bucketCharacters)
+	eachRecord(placements, recordAs[struct{}](strict), func(d *decoded[struct{}]) {
+		switch {
+		case d.bucket:
+			a.add("placement %q is a bucket, not a record", d.key)
+		case d.err != nil:
+			a.add("placement %q: %v", d.key, d.err)
+		case chars.Get(d.key) == nil:
+			a.add("placement %q has no character", d.key)
+		}
+	})
+	eachRecord(tx.Bucket(bucketObjects), recordAs[[]censusItem](strict), func(d *decoded[[]censusItem]) {
+		switch {
+		case d.bucket:
+			a.add("room %q is a bucket, not a record", d.key)
+		case d.err != nil:
+			a.add("room %q: %v", d.key, d.err)
+		default:
+			if len(d.rec) == 0 {
+				a.add("room %q has an empty list of objects", d.key)
+			}
+			hold(roomHolder(string(d.key)), censusIDs(d.rec))
+		}
+	})
+	if n := holdings.Stats().KeyN; n != withItem {
+		a.add("the holdings index has %d holders, but %d records hold items", n, withItem)
+	}
+
+	// The ledger and the records, both in id order, side by side.
+	slices.SortFunc(items, func(x, y heldItem) int { return cmp.Compare(x.id, y.id) })
+	c := tx.Bucket(bucketLedger).Cursor()
+	k, v := c.First()
+	i := 0
+	for k != nil || i < len(items) {
+		if k != nil && len(k) != 8 {
+			a.add("the ledger has a key %q that is not an item id", k)
+			k, v = c.Next()
+			continue
+		}
+		switch {
+		case k == nil || (i < len(items) && items[i].id < getU64(k)):
+			a.add("item %d is held by %s but is not in the ledger", items[i].id, holders[items[i].holder])
+			i++
+		case i >= len(items) || getU64(k) < items[i].id:
+			a.add("the ledger names %q for item %d, which no record holds", v, getU64(k))
+			if each != nil {
+				each(getU64(k), v)
+			}
+			k, v = c.Next()
+		default:
+			id, first := items[i].id, holders[items[i].holder]
+			if string(v) != first {
+				a.add("item %d is held by %s but the ledger says %q", id, first, v)
+			}
+			for i++; i < len(items) && items[i].id == id; i++ {
+				a.add("item %d is held twice, by %s and %s", id, first, holders[items[i].holder])
+			}
+			if each != nil {
+				each(id, v)
+			}
+			k, v = c.Next()
+		}
+	}
+	if len(items) > 0 {
+		top := items[len(items)-1].id
+		high, err := metaU64(meta.Get(keyItemHigh))
+		switch {
+		case err != nil:
+			a.add("meta: item high-water mark: %v", err)
+		case top > high:
+			a.add("item %d exists, but the item high-water mark is %d", top, high)
+		}
+	}
+	if boots, err := metaU64(meta.Get(keyBoots)); err == nil && maxEpoch>>32 > boots {
+		a.add("a character was saved in boot %d, but the boot counter is %d", maxEpoch>>32, boots)
+	}
+	return a, nil
+}
