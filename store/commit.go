@@ -12,7 +12,12 @@ import (
 // Batch is one zone's checkpoint: its dirty characters and the persistent
 // objects of its rooms that changed, committed all or nothing.
 type Batch struct {
-	Zone  string
+	Zone string
+	// Gen is the generation of the zone's lease the batch was written
+	// under; 0 for a zone that holds no lease (an instance).
+	Gen uint64
+	// Fence, if set, also adopts or releases Gen (see lease.go).
+	Fence FenceOp
 	Chars []*Character
 	Rooms []RoomObjects
 }
@@ -24,16 +29,22 @@ type RoomObjects struct {
 	Items []Item
 }
 
-// BatchError says why a batch was refused. Stale lists the characters whose
-// save came from an older owner epoch; Conflicts the item ids that would
-// have been held twice.
+// BatchError says why a batch was refused. Fenced says the zone's lease
+// generation was released or superseded (nothing else is checked then);
+// Stale lists the characters whose save came from an older owner epoch;
+// Conflicts the item ids that would have been held twice.
 type BatchError struct {
 	Zone      string
+	Gen       uint64
+	Fenced    bool
 	Stale     []string
 	Conflicts []uint64
 }
 
 func (e *BatchError) Error() string {
+	if e.Fenced {
+		return fmt.Sprintf("store: batch from zone %s refused: lease generation %d was released or superseded", e.Zone, e.Gen)
+	}
 	return fmt.Sprintf("store: batch from zone %s refused: stale epochs %v, items held elsewhere %v", e.Zone, e.Stale, e.Conflicts)
 }
 
@@ -41,9 +52,12 @@ func (e *BatchError) Error() string {
 // through an interface, without importing this package.
 func (e *BatchError) StaleNames() []string { return e.Stale }
 
-// Unwrap lets errors.Is find ErrStaleEpoch or ErrLedger.
+// Unwrap lets errors.Is find ErrFenced, ErrStaleEpoch or ErrLedger.
 func (e *BatchError) Unwrap() []error {
 	var errs []error
+	if e.Fenced {
+		errs = append(errs, ErrFenced)
+	}
 	if len(e.Stale) > 0 {
 		errs = append(errs, ErrStaleEpoch)
 	}
@@ -56,10 +70,11 @@ func (e *BatchError) Unwrap() []error {
 func charHolder(name string) string { return "c:" + string(key(name)) }
 func roomHolder(ref string) string  { return "r:" + ref }
 
-// Commit writes batches in one bbolt transaction. Each batch is checked
-// first and either applied whole or refused whole: a batch is refused if
-// any character in it carries an owner epoch older than the stored one, or
-// if any item in it is held, per the ledger, by a holder this batch does not
+// Commit writes batches in one bbolt transaction, in order. Each batch is
+// checked first and either applied whole or refused whole: a batch is
+// refused if its zone's lease generation was released or superseded, if any
+// character in it carries an owner epoch older than the stored one, or if
+// any item in it is held, per the ledger, by a holder this batch does not
 // also rewrite. results[i] is nil for a batch that committed and a
 // *BatchError for one refused. err is set when the transaction itself
 // failed (disk full, size cap), in which case nothing was written.
@@ -103,6 +118,9 @@ func (db *DB) Commit(batches []*Batch) (results []error, err error) {
 // check applies the epoch fence and the ledger rule to a batch without
 // writing anything.
 func (db *DB) check(tx *bolt.Tx, b *Batch) *BatchError {
+	if fenced(tx, b) {
+		return &BatchError{Zone: b.Zone, Gen: b.Gen, Fenced: true}
+	}
 	var be BatchError
 	chars := tx.Bucket(bucketCharacters)
 	ledger := tx.Bucket(bucketLedger)
@@ -166,6 +184,9 @@ func storedEpoch(v []byte) uint64 {
 
 // apply writes a checked batch. It returns the highest item id written.
 func (db *DB) apply(tx *bolt.Tx, b *Batch, now int64) (uint64, error) {
+	if err := applyFence(tx, b); err != nil {
+		return 0, err
+	}
 	var high uint64
 	chars := tx.Bucket(bucketCharacters)
 	places := tx.Bucket(bucketPlacements)

@@ -11,6 +11,8 @@
 //	objects     room ref -> the persistent items lying there
 //	ledger      item id -> its holder ("c:<name>" or "r:<room ref>")
 //	holdings    holder -> the ids it holds (so a save can release them)
+//	leases      zone id -> the highest lease generation seen, and whether
+//	            it was released (the fencing token check, lease.go)
 //
 // Every record carries a CRC-32C (record.go), since bbolt checks its pages
 // but not the bytes of a value.

@@ -12,6 +12,7 @@ var (
 	ErrEmpty        = errors.New("store: database file is empty")
 	ErrStaleEpoch   = errors.New("store: save from an older owner epoch")
 	ErrLedger       = errors.New("store: item would be held twice")
+	ErrFenced       = errors.New("store: zone lease generation released or superseded")
 	ErrClosed       = errors.New("store: closed")
 	ErrInvalidInput = errors.New("store: invalid input")
 )

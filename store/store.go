@@ -30,6 +30,7 @@ var (
 	bucketObjects    = []byte("objects")
 	bucketLedger     = []byte("ledger")
 	bucketHoldings   = []byte("holdings") // holder -> packed ids it holds, for the ledger
+	bucketLeases     = []byte("leases")   // zone id -> the lease generation that may write it
 
 	keySchema   = []byte("schema")
 	keyBoots    = []byte("boots")
@@ -37,7 +38,7 @@ var (
 	keyCreated  = []byte("created")
 	keyAccounts = []byte("accounts") // accounts ever created: none is ever deleted
 
-	allBuckets = [][]byte{bucketMeta, bucketAccounts, bucketCharacters, bucketPlacements, bucketObjects, bucketLedger, bucketHoldings}
+	allBuckets = [][]byte{bucketMeta, bucketAccounts, bucketCharacters, bucketPlacements, bucketObjects, bucketLedger, bucketHoldings, bucketLeases}
 )
 
 // Config is the [store] section of config.toml.
@@ -83,7 +84,7 @@ type DB struct {
 	notes   []string  // immutable after Open
 
 	itemHigh atomic.Uint64 // highest item id ever committed
-	refused  atomic.Uint64 // saves refused: stale epoch or ledger conflict
+	refused  atomic.Uint64 // saves refused: stale epoch, ledger conflict or lease fence
 	commits  atomic.Uint64
 }
 
@@ -408,7 +409,8 @@ func (db *DB) Boot() uint64 { return db.boot }
 // ItemHigh is the highest item id ever committed.
 func (db *DB) ItemHigh() uint64 { return db.itemHigh.Load() }
 
-// Refused counts saves refused for a stale epoch or a ledger conflict.
+// Refused counts saves refused for a stale epoch, a ledger conflict, or a
+// lease generation that was released or superseded.
 func (db *DB) Refused() uint64 { return db.refused.Load() }
 
 // Commits counts committed transactions.

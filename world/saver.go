@@ -47,6 +47,10 @@ type saverOp struct {
 	// release drops a held record: its character came back into the
 	// world from memory, and the zone that holds it now saves it.
 	release string
+	// fence adopts or releases a zone's lease generation in the store, in
+	// order with the zone's saves; fenced, if set, is told the result.
+	fence  *store.Batch
+	fenced func(error)
 }
 
 // heldRecord is a leaver's record waiting for a commit that succeeds.
@@ -88,6 +92,13 @@ func (s *saver) load(name string) (*store.Character, error) {
 // release drops any held record of name, after saves queued before it.
 func (s *saver) release(name string) { s.push(saverOp{release: name}) }
 
+// fence queues a change to a zone's lease record, behind every save queued
+// before it: adopt before the zone's first save, release after its last.
+// done, if set, is called on the saver goroutine with the result.
+func (s *saver) fence(zoneID string, gen uint64, op store.FenceOp, done func(error)) {
+	s.push(saverOp{fence: &store.Batch{Zone: zoneID, Gen: gen, Fence: op}, fenced: done})
+}
+
 // flush waits until everything queued so far is written.
 func (s *saver) flush() {
 	done := make(chan struct{})
@@ -123,7 +134,7 @@ func (s *saver) run(stop <-chan struct{}) {
 // process runs ops in order, committing each run of consecutive batches in
 // one transaction (group commit: one fsync for many zones' checkpoints).
 func (s *saver) process(ops []saverOp) {
-	var pending []*zone.SaveBatch
+	var pending []commitItem
 	commit := func() {
 		if len(pending) > 0 {
 			s.commit(pending)
@@ -133,7 +144,9 @@ func (s *saver) process(ops []saverOp) {
 	for _, op := range ops {
 		switch {
 		case op.batch != nil:
-			pending = append(pending, op.batch)
+			pending = append(pending, commitItem{zb: op.batch, sb: toStoreBatch(op.batch)})
+		case op.fence != nil:
+			pending = append(pending, commitItem{sb: op.fence, done: op.fenced})
 		case op.load != nil:
 			commit()
 			if h := s.held[op.load.name]; h != nil {
@@ -154,6 +167,14 @@ func (s *saver) process(ops []saverOp) {
 		}
 	}
 	commit()
+}
+
+// commitItem is one batch of a group commit: a zone's save, or a change
+// to a zone's lease record (zb nil).
+type commitItem struct {
+	zb   *zone.SaveBatch
+	sb   *store.Batch
+	done func(error) // for a lease change: told the result
 }
 
 // finish makes a last attempt at the held records when the world stops,
@@ -181,7 +202,10 @@ func (s *saver) heldBatch() *zone.SaveBatch {
 
 // settle updates the held records after a batch's result: a leaver whose
 // save committed is done; one refused for an older epoch has a newer owner
-// and is dropped; any other is held for the next commit.
+// and is dropped; any other is held for the next commit. That includes a
+// leaver in a batch refused because its zone's lease lapsed: the character
+// is out of the zone, so the retry is fenced by its own owner epoch and the
+// item ledger, not by a lease its zone no longer holds.
 func (s *saver) settle(b *zone.SaveBatch, res error) {
 	if len(b.Leaving) == 0 {
 		return
@@ -205,36 +229,43 @@ func (s *saver) settle(b *zone.SaveBatch, res error) {
 	}
 }
 
-func (s *saver) commit(batches []*zone.SaveBatch) {
+func (s *saver) commit(items []commitItem) {
 	if len(s.held) > 0 {
-		batches = append(batches[:len(batches):len(batches)], s.heldBatch())
+		hb := s.heldBatch()
+		items = append(items[:len(items):len(items)], commitItem{zb: hb, sb: toStoreBatch(hb)})
 	}
-	if len(batches) == 0 {
+	if len(items) == 0 {
 		return
 	}
-	sb := make([]*store.Batch, len(batches))
-	for i, b := range batches {
-		sb[i] = toStoreBatch(b)
+	sb := make([]*store.Batch, len(items))
+	for i, it := range items {
+		sb[i] = it.sb
 	}
 	results, err := s.disk.Commit(sb)
 	if err != nil {
-		s.log.Error("saver: checkpoint failed; characters stay dirty and are retried", "err", err, "batches", len(batches))
+		s.log.Error("saver: checkpoint failed; characters stay dirty and are retried", "err", err, "batches", len(items))
 	}
-	for i, b := range batches {
+	for i, it := range items {
 		res := results[i]
 		var be *store.BatchError
 		if errors.As(res, &be) {
-			s.log.Error("saver: batch refused", "zone", b.Zone, "stale", be.Stale, "conflicts", be.Conflicts)
+			s.log.Error("saver: batch refused", "zone", it.sb.Zone, "gen", it.sb.Gen, "fenced", be.Fenced, "stale", be.Stale, "conflicts", be.Conflicts)
 		}
-		s.settle(b, res)
-		if b.Done != nil {
-			b.Done(res)
+		if it.zb == nil {
+			if it.done != nil {
+				it.done(res)
+			}
+			continue
+		}
+		s.settle(it.zb, res)
+		if it.zb.Done != nil {
+			it.zb.Done(res)
 		}
 	}
 }
 
 func toStoreBatch(b *zone.SaveBatch) *store.Batch {
-	out := &store.Batch{Zone: b.Zone, Chars: make([]*store.Character, len(b.Chars))}
+	out := &store.Batch{Zone: b.Zone, Gen: b.Gen, Chars: make([]*store.Character, len(b.Chars))}
 	for i, c := range b.Chars {
 		out.Chars[i] = toStore(c)
 	}

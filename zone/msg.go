@@ -95,6 +95,13 @@ type savedEntry struct {
 	ver     uint64
 }
 
+// heartbeatMsg is the host checking that the zone's goroutine runs: the
+// zone adopts gen (if not 0) as its lease generation and calls ack.
+type heartbeatMsg struct {
+	gen uint64
+	ack func()
+}
+
 func (inputMsg) isMsg()     {}
 func (dropMsg) isMsg()      {}
 func (arriveMsg) isMsg()    {}
@@ -105,6 +112,7 @@ func (noticeMsg) isMsg()    {}
 func (broadcastMsg) isMsg() {}
 func (saveNowMsg) isMsg()   {}
 func (savedMsg) isMsg()     {}
+func (heartbeatMsg) isMsg() {}
 
 func (m inputMsg) session() Session  { return m.sess }
 func (m dropMsg) session() Session   { return m.sess }

@@ -78,7 +78,7 @@ func (it *Item) persists() bool {
 // leaving (already out of the zone; out of the world too if outOfWorld),
 // and every changed persistent room. It does nothing when nothing changed.
 func (z *Zone) checkpoint(leaving []*CharRecord, outOfWorld bool) {
-	b := &SaveBatch{Zone: z.id}
+	b := &SaveBatch{Zone: z.id, Gen: z.gen}
 	if outOfWorld {
 		for _, rec := range leaving {
 			b.Leaving = append(b.Leaving, rec.Name)

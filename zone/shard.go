@@ -81,7 +81,11 @@ type ClientInfo struct {
 // SaveBatch is one zone's checkpoint: every dirty character of the zone at
 // one moment, to be committed in one transaction.
 type SaveBatch struct {
-	Zone  string // zone id
+	Zone string // zone id
+	// Gen is the generation of the zone's lease it was written under (0
+	// for a zone without one); the store refuses it once that lease was
+	// released or superseded.
+	Gen   uint64
 	Chars []*CharRecord
 	// Rooms are the persistent objects of rooms whose lying items changed.
 	Rooms []RoomRecord

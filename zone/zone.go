@@ -93,6 +93,7 @@ type Zone struct {
 	nextRID      rid
 	itemIDs      [2]uint64 // next, end of the reserved block
 	flushList    []*Char   // players with output waiting
+	gen          uint64    // the lease generation saves carry (heartbeatMsg changes it)
 	stopping     bool
 	dormant      bool
 	rosterOld    bool // the published roster is out of date
@@ -150,6 +151,9 @@ type Options struct {
 	Objects map[string][]ItemRecord
 	// Scripts are the compiled scripts and the Lua limits.
 	Scripts Scripts
+	// Gen is the generation of the lease the host holds for this zone,
+	// which every save batch carries; 0 for a zone without a lease.
+	Gen uint64
 }
 
 // New builds a zone for proto but does not start it; call Run.
@@ -189,6 +193,7 @@ func New(proto *content.Zone, set *content.Set, shard Shard, cfg Config, opt Opt
 		players: map[string]*Char{}, bySess: map[uint64]*Char{},
 		objects: opt.Objects,
 		scripts: opt.Scripts,
+		gen:     opt.Gen,
 	}
 	z.pulses.fault = func(v any) { z.fault("pulse", v) }
 	empty := []RosterEntry{}
@@ -266,6 +271,15 @@ func (z *Zone) Arrive(rec *CharRecord, s Session, room, note string) bool {
 
 // Wake tells the zone a login is waiting for the named character.
 func (z *Zone) Wake(name string) { z.send(wakeMsg{name: name}) }
+
+// Heartbeat asks the zone's goroutine to show it is alive: it takes gen
+// (if not 0) as the lease generation its saves carry from now on, and calls
+// ack, which must not block. A zone whose goroutine is wedged never calls
+// ack; its host lets its lease lapse. It reports false if the zone has
+// stopped.
+func (z *Zone) Heartbeat(gen uint64, ack func()) bool {
+	return z.send(heartbeatMsg{gen: gen, ack: ack})
+}
 
 // Broadcast queues a line for every player in the zone.
 func (z *Zone) Broadcast(text string) { z.send(broadcastMsg{text: text}) }
@@ -440,6 +454,13 @@ func (z *Zone) handle(m msg) {
 		z.saveNow(m)
 	case savedMsg:
 		z.handleSaved(m)
+	case heartbeatMsg:
+		if m.gen != 0 {
+			z.gen = m.gen
+		}
+		if m.ack != nil {
+			m.ack()
+		}
 	default:
 		z.log.Error("zone: message of unknown type", "type", fmt.Sprintf("%T", m))
 	}
