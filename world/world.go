@@ -17,13 +17,6 @@ import (
 	"zonemud/zone"
 )
 
-// Errors a login can get from Enter.
-var (
-	ErrStopping  = errors.New("world: shutting down")
-	ErrBadRecord = errors.New("world: character record cannot be read")
-	ErrFull      = errors.New("world: full")
-)
-
 // Config is the [world] section of config.toml.
 type Config struct {
 	// MaxPlayers caps characters in the world at once (0: no cap).
