@@ -47,9 +47,12 @@ func (g *goroutines) close() {
 }
 
 // wait waits until every started goroutine has returned, or ctx is done.
-func (g *goroutines) wait(ctx context.Context) error {
+func (g *goroutines) wait(ctx context.Context) error { return waitGroup(ctx, &g.wg) }
+
+// waitGroup waits for wg, or for ctx to be done.
+func waitGroup(ctx context.Context, wg *sync.WaitGroup) error {
 	done := make(chan struct{})
-	go func() { g.wg.Wait(); close(done) }() // ends when the goroutines do; not itself tracked
+	go func() { wg.Wait(); close(done) }() // ends when the group does; not itself tracked
 	select {
 	case <-done:
 		return nil

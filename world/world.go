@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -29,6 +30,13 @@ type Config struct {
 	BackupDir string `toml:"-"`
 	// Lua is the [lua] section, set by the wiring.
 	Lua script.Config `toml:"-"`
+	// Directory, if set, is the directory the world hosts zones through;
+	// nil is the local one, in memory, with LeaseTTL.
+	Directory Directory `toml:"-"`
+	// LeaseTTL is how long a zone's lease lasts unless renewed (0: 15 s).
+	// The world renews every third of it; a zone whose goroutine stops
+	// answering loses its lease after two missed renewals.
+	LeaseTTL time.Duration `toml:"-"`
 }
 
 // DefaultConfig is the configuration used where config.toml is silent.
@@ -56,8 +64,21 @@ type World struct {
 	log     *slog.Logger // immutable after New
 	started time.Time    // immutable after New
 
-	zones    map[string]*zone.Zone // immutable after New: permanent zones by id
-	zoneList []*zone.Zone          // immutable after New
+	owner     string        // immutable after New: this process's name in the directory
+	dir       Directory     // immutable after New
+	leaseTTL  time.Duration // immutable after New
+	startZone string        // immutable after New: the zone of the start room, never unhosted
+
+	// routeMu is the routing lock (see doc.go for the lock order). Every
+	// change of the zone a character is routed to (login, walk, hand-over)
+	// holds it shared; host and unhost hold it exclusively, so an unhost
+	// sees a quiescence no arrival can undo.
+	routeMu sync.RWMutex
+	hosts   map[string]*host // guarded by routeMu: every hosted zone, by id
+	running bool             // guarded by routeMu: Start has run; hosted zones run at once
+	// list is every hosted zone in hosting order, replaced whole on each
+	// host and unhost, so readers (who, metrics, Players) take no lock.
+	list atomic.Pointer[[]*zone.Zone]
 
 	res     *residents
 	saver   *saver
@@ -67,11 +88,14 @@ type World struct {
 	itemNext atomic.Uint64 // next durable item id
 	stopping atomic.Bool
 
-	gr        goroutines // every goroutine the world starts
-	zoneDone  []<-chan struct{}
-	cancel    context.CancelFunc
-	saverStop chan struct{}
-	saverDone <-chan struct{}
+	leasesLost atomic.Uint64
+
+	gr           goroutines         // every goroutine the world starts
+	zonesRunning sync.WaitGroup     // zone goroutines, for shutdown
+	ctx          context.Context    // immutable after New: parent of every zone's and worker's context
+	cancel       context.CancelFunc // immutable after New
+	saverStop    chan struct{}
+	saverDone    <-chan struct{}
 }
 
 // New builds the world for a content set over an open store. It starts
@@ -82,10 +106,23 @@ func New(set *content.Set, db *store.DB, cfg Config, zcfg zone.Config, log *slog
 	}
 	w := &World{
 		cfg: cfg, zoneCfg: zcfg, set: set, db: db, log: log, started: time.Now(),
-		zones: map[string]*zone.Zone{},
-		res:   newResidents(),
-		saver: newSaver(db, log),
+		owner:    fmt.Sprintf("zonemud/boot-%d", db.Boot()),
+		dir:      cfg.Directory,
+		leaseTTL: cfg.LeaseTTL,
+		hosts:    map[string]*host{},
+		res:      newResidents(),
+		saver:    newSaver(db, log),
 	}
+	if w.leaseTTL <= 0 {
+		w.leaseTTL = 15 * time.Second
+	}
+	if w.dir == nil {
+		// Generations start above the boot count, so they keep growing
+		// across restarts of a directory that remembers nothing.
+		w.dir = NewLocalDirectory(LocalOptions{TTL: w.leaseTTL, GenBase: db.Boot() << 32})
+	}
+	w.ctx, w.cancel = context.WithCancel(context.Background())
+	w.list.Store(&[]*zone.Zone{})
 	w.epoch.Store(db.Boot() << 32)
 	w.itemNext.Store(db.ItemHigh() + 1)
 	scripts, err := compileScripts(set, cfg.Lua)
@@ -93,36 +130,36 @@ func New(set *content.Set, db *store.DB, cfg Config, zcfg zone.Config, log *slog
 		return nil, err
 	}
 	w.scripts = scripts
+	start := set.Rooms[set.Game.StartRoom]
+	if start == nil || set.Zones[start.Zone] == nil || set.Zones[start.Zone].Instanceable {
+		return nil, fmt.Errorf("world: start room %s is not in a hosted zone", set.Game.StartRoom)
+	}
+	w.startZone = start.Zone
 	for _, id := range set.ZoneOrder {
 		zp := set.Zones[id]
 		if zp.Instanceable {
 			continue // a template is entered only through its instances
 		}
-		objs, err := w.loadObjects(id)
+		h, err := w.newHost(w.ctx, zp, false)
 		if err != nil {
 			return nil, err
 		}
-		z := zone.New(zp, set, w, zcfg, zone.Options{Log: log, Objects: objs, Scripts: scripts})
-		w.zones[id] = z
-		w.zoneList = append(w.zoneList, z)
-	}
-	start := set.Rooms[set.Game.StartRoom]
-	if start == nil || w.zones[start.Zone] == nil {
-		return nil, fmt.Errorf("world: start room %s is not in a hosted zone", set.Game.StartRoom)
+		w.addLocked(h) // nobody else sees w yet
 	}
 	return w, nil
 }
 
-// Start runs every zone and the saver.
+// Start runs the saver, the lease keeper and every hosted zone; zones
+// hosted later run as soon as they are hosted.
 func (w *World) Start() {
-	ctx, cancel := context.WithCancel(context.Background())
-	w.cancel = cancel
 	w.saverStop = make(chan struct{})
 	w.saverDone, _ = w.gr.start(context.Background(), func(context.Context) { w.saver.run(w.saverStop) }, "world", "saver")
-	for _, z := range w.zoneList {
-		if done, ok := w.gr.start(ctx, z.Run, "world", "zone", "zone", z.ID(), "template", z.Template()); ok {
-			w.zoneDone = append(w.zoneDone, done)
-		}
+	w.gr.start(w.ctx, w.keepLeases, "world", "leases")
+	w.routeMu.Lock()
+	defer w.routeMu.Unlock()
+	w.running = true
+	for _, z := range *w.list.Load() {
+		w.startLocked(w.hosts[z.ID()])
 	}
 }
 
@@ -133,18 +170,17 @@ func (w *World) Shutdown(ctx context.Context) error {
 	if !w.stopping.CompareAndSwap(false, true) {
 		return nil
 	}
-	for _, z := range w.zoneList {
+	for _, z := range w.Zones() {
 		z.Broadcast("{R}The world is shutting down now. Your character is being saved.{x}")
 	}
-	if w.cancel != nil {
-		w.cancel()
-	}
-	for _, done := range w.zoneDone {
-		select {
-		case <-done:
-		case <-ctx.Done():
-			return fmt.Errorf("world: shutdown: zones did not stop in time: %w", ctx.Err())
-		}
+	// Every zone stops, whenever it was hosted: a host racing with this
+	// either saw stopping and refused, or is in the table and its context
+	// is cancelled with the rest; an unhost in flight waits for its own.
+	w.routeMu.Lock()
+	w.cancel()
+	w.routeMu.Unlock()
+	if err := waitGroup(ctx, &w.zonesRunning); err != nil {
+		return fmt.Errorf("world: shutdown: zones did not stop in time: %w", err)
 	}
 	if w.saverStop != nil {
 		close(w.saverStop)
@@ -172,10 +208,10 @@ func (w *World) Store() *store.DB { return w.db }
 // Started is when the world started.
 func (w *World) Started() time.Time { return w.started }
 
-// Players is the number of characters in the world.
+// Players is the number of characters in the world, in every hosted zone.
 func (w *World) Players() int {
 	n := 0
-	for _, z := range w.zoneList {
+	for _, z := range w.Zones() {
 		n += z.Population()
 	}
 	return n
@@ -188,9 +224,10 @@ func (w *World) Flush() { w.saver.flush() }
 // those saves are written (or failed: a failed save is retried as usual).
 // A backup taken after it holds everyone's state as of the call.
 func (w *World) SaveAll(ctx context.Context) error {
-	queued := make(chan struct{}, len(w.zoneList))
+	zones := w.Zones()
+	queued := make(chan struct{}, len(zones))
 	asked := 0
-	for _, z := range w.zoneList {
+	for _, z := range zones {
 		if z.SaveNow(func() { queued <- struct{}{} }) {
 			asked++
 		}
@@ -221,33 +258,53 @@ func (w *World) SaveAll(ctx context.Context) error {
 
 // zone.Shard
 
-// Zone returns the hosted zone with this id.
-func (w *World) Zone(id string) *zone.Zone { return w.zones[id] }
-
-// Zones lists the hosted zones.
-func (w *World) Zones() []*zone.Zone { return w.zoneList }
-
-// Where returns the zone that holds a character.
-func (w *World) Where(name string) *zone.Zone {
-	sh, k := w.res.lock(name)
-	defer sh.mu.Unlock()
-	if r := sh.m[k]; r != nil {
-		return r.zone
+// Zone returns the hosted zone with this id, or nil.
+func (w *World) Zone(id string) *zone.Zone {
+	w.routeMu.RLock()
+	defer w.routeMu.RUnlock()
+	if h := w.hosts[id]; h != nil {
+		return h.z
 	}
 	return nil
 }
 
-// Moving records a character's new zone and delivers it, under its
-// residency lock.
-func (w *World) Moving(name string, to *zone.Zone, deliver func()) {
+// Zones lists every hosted zone, in hosting order. The slice is a snapshot
+// shared by every caller and must not be modified.
+func (w *World) Zones() []*zone.Zone { return *w.list.Load() }
+
+// Where returns the zone that holds a character, or that it is on its way
+// to.
+func (w *World) Where(name string) *zone.Zone {
 	sh, k := w.res.lock(name)
 	defer sh.mu.Unlock()
-	if r := sh.m[k]; r != nil {
-		r.zone = to
-	} else {
-		w.log.Error("world: a character moved that is not resident", "name", name)
+	if r := sh.m[k]; r != nil && r.h != nil {
+		return r.h.z
 	}
-	deliver()
+	return nil
+}
+
+// Moving records a character's new zone and delivers it, under the
+// routing lock (shared) and its residency lock. It reports false, and
+// changes nothing, if to is not hosted or deliver refuses.
+func (w *World) Moving(name string, to *zone.Zone, deliver func() bool) bool {
+	w.routeMu.RLock()
+	defer w.routeMu.RUnlock()
+	dest := w.hosts[to.ID()]
+	if dest == nil || dest.z != to {
+		return false
+	}
+	sh, k := w.res.lock(name)
+	defer sh.mu.Unlock()
+	r := sh.m[k]
+	if !deliver() {
+		return false
+	}
+	if r == nil {
+		w.log.Error("world: a character moved that is not resident", "name", name)
+		return true
+	}
+	r.route(dest)
+	return true
 }
 
 // TakePending hands a waiting login to the zone that holds the character.
@@ -255,7 +312,7 @@ func (w *World) TakePending(name string, from *zone.Zone) zone.Session {
 	sh, k := w.res.lock(name)
 	defer sh.mu.Unlock()
 	r := sh.m[k]
-	if r == nil || r.zone != from || r.pending == nil {
+	if r == nil || r.h == nil || r.h.z != from || r.pending == nil {
 		return nil
 	}
 	s := r.pending
@@ -277,19 +334,18 @@ func (w *World) HandBack(rec *zone.CharRecord, why string) {
 	if r.pending != nil {
 		s := r.pending
 		r.pending = nil
-		if w.stopping.Load() || why == "stop" || r.zone == nil {
-			s.Close("The world is shutting down. Please come back in a moment.")
-		} else {
+		if !w.stopping.Load() && why != "stop" && r.h != nil {
 			rec.Epoch = w.epoch.Add(1)
 			// The body goes straight back into the world from memory; if
 			// its leaving save fails, the saver must not keep a copy too.
 			w.saver.release(rec.Name)
-			r.zone.Arrive(rec, s, rec.Room, "")
-			return
+			if r.h.z.Arrive(rec, s, rec.Room, "") {
+				return
+			}
 		}
+		defer s.Close("The world is shutting down. Please come back in a moment.") // after the unlock: no session call under a residency lock
 	}
-	delete(sh.m, k)
-	w.res.n.Add(-1)
+	w.res.remove(sh, k, r)
 }
 
 // Checkpoint queues a zone's save batch.
@@ -321,12 +377,16 @@ func (w *World) Enter(name string, s zone.Session) error {
 	}
 	sh, k := w.res.lock(name)
 	if r := sh.m[k]; r != nil {
-		if r.pending != nil && r.pending != s {
-			r.pending.Close("Another login for this character took your place.")
-		}
+		old := r.pending
 		r.pending = s
-		z := r.zone
+		var z *zone.Zone
+		if r.h != nil {
+			z = r.h.z
+		}
 		sh.mu.Unlock()
+		if old != nil && old != s {
+			old.Close("Another login for this character took your place.")
+		}
 		if z != nil {
 			z.Wake(name)
 		}
@@ -336,38 +396,47 @@ func (w *World) Enter(name string, s zone.Session) error {
 		sh.mu.Unlock()
 		return ErrFull
 	}
-	r := &resident{}
-	sh.m[k] = r
-	w.res.n.Add(1)
+	r := w.res.add(sh, k)
 	sh.mu.Unlock()
 
 	rec, err := w.loadRecord(name)
 
+	// Session calls wait until the locks are let go.
+	var closeS zone.Session
+	var closeMsg string
+	defer func() {
+		if closeS != nil {
+			closeS.Close(closeMsg)
+		}
+	}()
+	w.routeMu.RLock()
+	defer w.routeMu.RUnlock()
 	sh.mu.Lock()
 	defer sh.mu.Unlock()
 	if err != nil {
-		delete(sh.m, k)
-		w.res.n.Add(-1)
+		w.res.remove(sh, k, r)
 		if r.pending != nil {
-			r.pending.Close("Your character could not be loaded. The admin has been told.")
+			closeS, closeMsg = r.pending, "Your character could not be loaded. The admin has been told."
 		}
 		return err
 	}
 	if r.pending != nil {
-		s.Close("Another login for this character took your place.")
+		closeS, closeMsg = s, "Another login for this character took your place."
 		s = r.pending
 		r.pending = nil
 	}
 	if w.stopping.Load() {
-		delete(sh.m, k)
-		w.res.n.Add(-1)
+		w.res.remove(sh, k, r)
 		return ErrStopping
 	}
 	rec.Epoch = w.epoch.Add(1)
 	rec.Admin = w.isAdmin(name)
-	z, room, note := w.place(rec)
-	r.zone = z
-	z.Arrive(rec, s, room, note)
+	h, room, note := w.place(rec)
+	if !h.z.Arrive(rec, s, room, note) {
+		w.res.remove(sh, k, r)
+		return ErrStopping // its zone stopped: the world is shutting down
+	}
+	r.route(h)
 	return nil
 }
 
@@ -426,17 +495,18 @@ func (w *World) loadRecord(name string) (*zone.CharRecord, error) {
 }
 
 // place decides where a character arrives: its anchor if it was inside an
-// instance, else its placement, else (or if that room is gone) the start
-// room, with a note to the player.
-func (w *World) place(rec *zone.CharRecord) (*zone.Zone, string, string) {
+// instance, else its placement, else (or if that room is gone, or its zone
+// is not hosted) the start room, with a note to the player. The caller
+// holds the routing lock.
+func (w *World) place(rec *zone.CharRecord) (*host, string, string) {
 	zoneID, room := rec.Zone, rec.Room
 	if rec.AnchorZone != "" {
 		zoneID, room = rec.AnchorZone, rec.AnchorRoom
 		rec.AnchorZone, rec.AnchorRoom = "", ""
 	}
 	if zoneID != "" && !strings.Contains(zoneID, "#") {
-		if z := w.zones[zoneID]; z != nil && w.set.Rooms[room] != nil && content.RefZone(room) == zoneID {
-			return z, room, ""
+		if h := w.hosts[zoneID]; h != nil && w.set.Rooms[room] != nil && content.RefZone(room) == zoneID {
+			return h, room, ""
 		}
 	}
 	start := w.set.Game.StartRoom
@@ -444,7 +514,7 @@ func (w *World) place(rec *zone.CharRecord) (*zone.Zone, string, string) {
 	if rec.Room != "" || zoneID != "" {
 		note = "The place where you last stood is no longer there. You find yourself back in " + w.set.Rooms[start].Name + "."
 	}
-	return w.zones[content.RefZone(start)], start, note
+	return w.hosts[w.startZone], start, note
 }
 
 // loadObjects reads the persistent room objects of a permanent zone. It is
@@ -459,23 +529,4 @@ func (w *World) loadObjects(zoneID string) (map[string][]zone.ItemRecord, error)
 		out[room] = fromStoreItems(items)
 	}
 	return out, nil
-}
-
-// newInstance builds an instance of an instanceable template: a zone with
-// its own id (<template>#<128 random bits>), its own RNG stream and its own
-// rooms. It is not hosted, leased or placed. It loads no persistent room
-// objects: every copy of a template has the same room refs, so loading
-// would give each copy the same stored items to loot. The world does not
-// even ask the store.
-func (w *World) newInstance(template string) (*zone.Zone, error) {
-	zp := w.set.Zones[template]
-	switch {
-	case zp == nil:
-		return nil, fmt.Errorf("world: no zone %q in the loaded content", template)
-	case !zp.Instanceable:
-		return nil, fmt.Errorf("world: zone %q is not instanceable", template)
-	case w.set.Rooms[zp.StartRoom] == nil:
-		return nil, fmt.Errorf("world: zone %q has no start room", template)
-	}
-	return zone.New(zp, w.set, w, w.zoneCfg, zone.Options{ID: zone.NewInstanceID(template), Log: w.log, Scripts: w.scripts}), nil
 }

@@ -2,6 +2,7 @@ package world
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -47,15 +48,15 @@ func TestInstance_LoadsNoPersistentObjects(t *testing.T) {
 	}}}); err != nil {
 		t.Fatal(err)
 	}
-	z, err := w.newInstance("sunken_crypt")
+	z, err := w.Host(t.Context(), HostSpec{Template: "sunken_crypt", Instance: true})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !strings.HasPrefix(z.ID(), "sunken_crypt#") || z.Template() != "sunken_crypt" {
 		t.Fatalf("instance id %q, template %q", z.ID(), z.Template())
 	}
-	if _, err := w.newInstance("emberfall"); err == nil {
-		t.Fatal("a zone that is not instanceable was minted")
+	if _, err := w.Host(t.Context(), HostSpec{Template: "emberfall", Instance: true}); !errors.Is(err, ErrNoTemplate) {
+		t.Fatalf("minting a zone that is not instanceable: %v, want ErrNoTemplate", err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
@@ -77,19 +78,19 @@ func TestPlace_MissingRoomGoesToStart(t *testing.T) {
 		{Name: "B", Zone: "atlantis", Room: "atlantis:room:x"},
 		{Name: "C", Zone: "sunken_crypt#00ff", Room: "sunken_crypt:room:stair"},
 	} {
-		z, room, note := w.place(rec)
-		if z.ID() != "emberfall" || room != w.set.Game.StartRoom || note == "" {
-			t.Errorf("%s: placed in %s at %s with note %q; want the start room and a note", rec.Name, z.ID(), room, note)
+		h, room, note := w.place(rec)
+		if h.z.ID() != "emberfall" || room != w.set.Game.StartRoom || note == "" {
+			t.Errorf("%s: placed in %s at %s with note %q; want the start room and a note", rec.Name, h.z.ID(), room, note)
 		}
 	}
-	z, room, note := w.place(&zone.CharRecord{Name: "D", Zone: "ashridge", Room: "ashridge:room:pithead"})
-	if z.ID() != "ashridge" || room != "ashridge:room:pithead" || note != "" {
-		t.Errorf("good placement: %s %s %q", z.ID(), room, note)
+	h, room, note := w.place(&zone.CharRecord{Name: "D", Zone: "ashridge", Room: "ashridge:room:pithead"})
+	if h.z.ID() != "ashridge" || room != "ashridge:room:pithead" || note != "" {
+		t.Errorf("good placement: %s %s %q", h.z.ID(), room, note)
 	}
 	// Inside an instance the anchor wins: the door they came in by.
-	z, room, _ = w.place(&zone.CharRecord{Name: "E", Zone: "emberfall", Room: "emberfall:room:square", AnchorZone: "whisperwood", AnchorRoom: "whisperwood:room:barrow_mound"})
-	if z.ID() != "whisperwood" || room != "whisperwood:room:barrow_mound" {
-		t.Errorf("anchor: %s %s", z.ID(), room)
+	h, room, _ = w.place(&zone.CharRecord{Name: "E", Zone: "emberfall", Room: "emberfall:room:square", AnchorZone: "whisperwood", AnchorRoom: "whisperwood:room:barrow_mound"})
+	if h.z.ID() != "whisperwood" || room != "whisperwood:room:barrow_mound" {
+		t.Errorf("anchor: %s %s", h.z.ID(), room)
 	}
 }
 
@@ -99,8 +100,9 @@ func TestSaver_LoadReadsEveryEarlierSave(t *testing.T) {
 	done := make(chan struct{})
 	go func() { w.saver.run(stop); close(done) }()
 	defer func() { close(stop); w.saver.push(saverOp{}); <-done }()
+	gen := leaseGen(w, "emberfall")
 	for i := 1; i <= 50; i++ {
-		w.saver.queue(&zone.SaveBatch{Zone: "emberfall", Chars: []*zone.CharRecord{{Name: "Aria", Epoch: 1, Commands: uint64(i), Zone: "emberfall", Room: "emberfall:room:square"}}})
+		w.saver.queue(&zone.SaveBatch{Zone: "emberfall", Gen: gen, Chars: []*zone.CharRecord{{Name: "Aria", Epoch: 1, Commands: uint64(i), Zone: "emberfall", Room: "emberfall:room:square"}}})
 		c, err := w.saver.load("Aria")
 		if err != nil || c.Commands != uint64(i) {
 			t.Fatalf("load after save %d: %+v, %v", i, c, err)

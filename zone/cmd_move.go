@@ -146,7 +146,9 @@ func arrivalFrom(d content.Dir) string {
 func (z *Zone) transferOut(c *Char, dest *Zone, room, from string) {
 	z.flushOne(c, false)
 	z.unqueue(c)
+	var back string
 	if c.room != nil {
+		back = c.room.ref()
 		c.room.removeChar(c)
 	}
 	s := c.pl.sess
@@ -163,21 +165,21 @@ func (z *Zone) transferOut(c *Char, dest *Zone, room, from string) {
 	nc := c.handOver()
 	nc.pl.sess = s // forget dropped the link; the session travels with the character
 	m := transferMsg{ch: nc, room: room, from: from, via: "walk", sentAt: z.pulses.now}
-	delivered := false
-	z.shard.Moving(c.name, dest, func() {
-		if delivered = dest.send(m); delivered && s != nil {
+	moved := z.shard.Moving(c.name, dest, func() bool {
+		if !dest.send(m) {
+			return false
+		}
+		if s != nil {
 			s.SetZone(dest)
 		}
+		return true
 	})
-	if !delivered {
-		// The other zone has stopped (the world is shutting down): the
-		// character leaves the world from here, saved as a leaver.
-		back := rec.Clone()
-		z.checkpoint([]*CharRecord{back}, true)
-		z.shard.HandBack(back.Clone(), "stop")
-		if s != nil {
-			s.Close("The world is shutting down. Your character has been saved. See you soon!")
-		}
+	if !moved {
+		// The other zone stopped, or was unhosted, after the move was
+		// decided: the character comes back to the room it left, from
+		// this zone's own hands, and is never lost between the two.
+		z.sendLine(nc, "That way is blocked for now.")
+		z.handleTransfer(transferMsg{ch: nc, room: back, sentAt: z.pulses.now})
 	}
 }
 

@@ -77,10 +77,6 @@ func (z *Zone) PendingTasks() int { return z.pulses.len() }
 // DroppedInputs is how many inputs were dropped as already applied.
 func (z *Zone) DroppedInputs() uint64 { return z.dropped.Load() }
 
-// SetOwnerCheck turns the goroutine owner check on or off; benchmarks turn
-// it off to measure what production runs.
-func SetOwnerCheck(on bool) { debugOwner.Store(on) }
-
 // CharState reports a held character's change counters and arrival.
 func (z *Zone) CharState(name string) (ver, savedVer, arrival uint64, ok bool) {
 	c := z.players[name]

@@ -28,6 +28,11 @@ func init() {
 	debugOwner.Store(testing.Testing() || os.Getenv("MUD_DEBUG_GOROUTINES") == "1")
 }
 
+// SetOwnerCheck turns the owner check on or off for every zone from now
+// on; benchmarks (here and in the world) turn it off to measure what
+// production runs.
+func SetOwnerCheck(on bool) { debugOwner.Store(on) }
+
 func (o *ownerCheck) claim() {
 	if debugOwner.Load() {
 		o.id.Store(curGoroutineID())

@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 
@@ -275,10 +276,11 @@ func TestSave_FaultInArrivalHandsBackOnce(t *testing.T) {
 	}
 }
 
-// A character walking into a zone that has already stopped (the world is
-// shutting down) is not lost in a mailbox nobody reads: it leaves the world
-// from the zone it walked out of, saved as a leaver, and is handed back.
-func TestSave_WalkIntoAStoppedZoneHandsBack(t *testing.T) {
+// A character walking into a zone that has stopped (the world is shutting
+// down, or the zone was unhosted) is not lost in a mailbox nobody reads: it
+// comes back to the room it left, is told the way is blocked, and when its
+// own zone stops it is handed back, saved as a leaver, like everyone else.
+func TestSave_WalkIntoAStoppedZoneKeepsTheCharacter(t *testing.T) {
 	z, rs := saveZone(t, 1)
 	ww := rs.Zone("whisperwood")
 	ww.BootForTest()
@@ -288,8 +290,15 @@ func TestSave_WalkIntoAStoppedZoneHandsBack(t *testing.T) {
 	for i := range 4 {
 		z.InputForTest(s, uint64(i+1), "north")
 	}
+	if !strings.Contains(s.Last(), "That way is blocked for now.") || !strings.Contains(s.Last(), "North Gate") {
+		t.Fatalf("after walking into a stopped zone the player saw %q; want the way blocked and the gate again", s.Last())
+	}
+	if _, _, _, ok := z.CharState("Latecomer"); !ok || s.Closed() {
+		t.Fatalf("the character is not back in its zone (held %v, session closed %v)", ok, s.Closed())
+	}
+	z.StopForTest()
 	if !slices.Contains(rs.log(), "return:Latecomer") {
-		t.Fatalf("not handed back after walking into a stopped zone; events %v", rs.log())
+		t.Fatalf("not handed back when its zone stopped; events %v", rs.log())
 	}
 	if !s.Closed() {
 		t.Fatal("the session of a character handed back at shutdown is still open")

@@ -14,8 +14,9 @@ type Shard interface {
 	// Moving records that the named character is on its way to zone to and
 	// then calls deliver, both under the character's residency lock, so a
 	// login that looks the character up sees either the old zone before the
-	// transfer was queued or the new one after.
-	Moving(name string, to *Zone, deliver func())
+	// transfer was queued or the new one after. It reports false, having
+	// changed nothing, if to is no longer hosted or deliver returns false.
+	Moving(name string, to *Zone, deliver func() bool) bool
 	// TakePending returns a session waiting to take over the named
 	// character, if from is the zone that holds it; nil otherwise.
 	TakePending(name string, from *Zone) Session

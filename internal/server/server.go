@@ -26,7 +26,6 @@ import (
 	"zonemud/internal/config"
 	"zonemud/net/gate"
 	"zonemud/net/sshd"
-	"zonemud/script"
 	"zonemud/store"
 	"zonemud/world"
 	"zonemud/world/content"
@@ -362,57 +361,71 @@ func (s *Server) adminMux() *http.ServeMux {
 	return mux
 }
 
-// metrics writes the Prometheus text format.
+// metrics writes the Prometheus text format. Zone figures are labelled
+// by template: the copies of a template are summed into one series (an
+// instance id as a label would be unbounded, player-driven cardinality).
 func (s *Server) metrics(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Type", "text/plain; version=0.0.4; charset=utf-8")
 	fmt.Fprintf(w, "# HELP zonemud_players Characters in the world, link-dead included.\n# TYPE zonemud_players gauge\nzonemud_players %d\n", s.world.Players())
 	fmt.Fprintf(w, "# HELP zonemud_connections Open client connections.\n# TYPE zonemud_connections gauge\nzonemud_connections %d\n", s.gate.Connections())
-	fmt.Fprintf(w, "# HELP zonemud_zone_faults_total Recovered handler panics per zone.\n# TYPE zonemud_zone_faults_total counter\n")
-	for _, z := range s.world.Zones() {
-		fmt.Fprintf(w, "zonemud_zone_faults_total{zone=%q} %d\n", z.Template(), z.Faults())
+	type row struct {
+		template                          string
+		hosted, faults, pop, dormant      uint64
+		late                              float64
+		lua                               bool
+		mem, calls, errs, timeouts, offed uint64
 	}
-	fmt.Fprintf(w, "# HELP zonemud_zone_population Players per zone.\n# TYPE zonemud_zone_population gauge\n")
+	var rows []*row
+	idx := map[string]*row{}
 	for _, z := range s.world.Zones() {
-		fmt.Fprintf(w, "zonemud_zone_population{zone=%q} %d\n", z.Template(), z.Population())
-	}
-	fmt.Fprintf(w, "# HELP zonemud_zone_pulse_lateness_seconds Worst pulse lateness per zone since the last scrape.\n# TYPE zonemud_zone_pulse_lateness_seconds gauge\n")
-	for _, z := range s.world.Zones() {
-		fmt.Fprintf(w, "zonemud_zone_pulse_lateness_seconds{zone=%q} %g\n", z.Template(), z.PulseLateness().Seconds())
-	}
-	fmt.Fprintf(w, "# HELP zonemud_zone_dormant Whether the zone has stopped ticking (nobody there, nothing due).\n# TYPE zonemud_zone_dormant gauge\n")
-	for _, z := range s.world.Zones() {
-		d := 0
+		r := idx[z.Template()]
+		if r == nil {
+			r = &row{template: z.Template()}
+			idx[r.template] = r
+			rows = append(rows, r)
+		}
+		r.hosted++
+		r.faults += z.Faults()
+		r.pop += uint64(z.Population())
+		r.late = max(r.late, z.PulseLateness().Seconds())
 		if z.Dormant() {
-			d = 1
+			r.dormant++
 		}
-		fmt.Fprintf(w, "zonemud_zone_dormant{zone=%q} %d\n", z.Template(), d)
-	}
-	fmt.Fprintf(w, "# HELP zonemud_lua_memory_bytes Estimated memory of each zone's Lua VM.\n# TYPE zonemud_lua_memory_bytes gauge\n")
-	type luaRow struct {
-		zone string
-		st   script.Stats
-	}
-	var lua []luaRow
-	for _, z := range s.world.Zones() {
 		if st, ok := z.ScriptStats(); ok {
-			lua = append(lua, luaRow{z.Template(), st})
-			fmt.Fprintf(w, "zonemud_lua_memory_bytes{zone=%q} %d\n", z.Template(), st.MemBytes)
+			r.lua = true
+			r.mem += uint64(st.MemBytes)
+			r.calls += st.Calls
+			r.errs += st.Errors
+			r.timeouts += st.Timeouts
+			r.offed += uint64(st.ScriptsOff)
 		}
 	}
-	fmt.Fprintf(w, "# HELP zonemud_lua_calls_total Calls into Lua.\n# TYPE zonemud_lua_calls_total counter\n")
-	for _, r := range lua {
-		fmt.Fprintf(w, "zonemud_lua_calls_total{zone=%q} %d\n", r.zone, r.st.Calls)
+	series := func(name, help, kind string, lua bool, val func(*row) string) {
+		fmt.Fprintf(w, "# HELP %s %s\n# TYPE %s %s\n", name, help, name, kind)
+		for _, r := range rows {
+			if !lua || r.lua {
+				fmt.Fprintf(w, "%s{zone=%q}%s\n", name, r.template, val(r))
+			}
+		}
 	}
+	u := func(v uint64) string { return " " + strconv.FormatUint(v, 10) }
+	series("zonemud_zones_hosted", "Zones hosted: 1 for a permanent zone, the live copies for an instanceable template.", "gauge", false, func(r *row) string { return u(r.hosted) })
+	series("zonemud_zone_faults_total", "Recovered handler panics per zone.", "counter", false, func(r *row) string { return u(r.faults) })
+	series("zonemud_zone_population", "Players per zone.", "gauge", false, func(r *row) string { return u(r.pop) })
+	series("zonemud_zone_pulse_lateness_seconds", "Worst pulse lateness per zone since the last scrape.", "gauge", false, func(r *row) string { return " " + strconv.FormatFloat(r.late, 'g', -1, 64) })
+	series("zonemud_zone_dormant", "Zones that have stopped ticking (nobody there, nothing due).", "gauge", false, func(r *row) string { return u(r.dormant) })
+	series("zonemud_lua_memory_bytes", "Estimated memory of each zone's Lua VM.", "gauge", true, func(r *row) string { return u(r.mem) })
+	series("zonemud_lua_calls_total", "Calls into Lua.", "counter", true, func(r *row) string { return u(r.calls) })
 	fmt.Fprintf(w, "# HELP zonemud_lua_failures_total Script calls that raised an error or ran out of time.\n# TYPE zonemud_lua_failures_total counter\n")
-	for _, r := range lua {
-		fmt.Fprintf(w, "zonemud_lua_failures_total{zone=%q,kind=\"error\"} %d\n", r.zone, r.st.Errors)
-		fmt.Fprintf(w, "zonemud_lua_failures_total{zone=%q,kind=\"timeout\"} %d\n", r.zone, r.st.Timeouts)
+	for _, r := range rows {
+		if r.lua {
+			fmt.Fprintf(w, "zonemud_lua_failures_total{zone=%q,kind=\"error\"} %d\n", r.template, r.errs)
+			fmt.Fprintf(w, "zonemud_lua_failures_total{zone=%q,kind=\"timeout\"} %d\n", r.template, r.timeouts)
+		}
 	}
-	fmt.Fprintf(w, "# HELP zonemud_lua_scripts_off Scripts switched off by their breaker.\n# TYPE zonemud_lua_scripts_off gauge\n")
-	for _, r := range lua {
-		fmt.Fprintf(w, "zonemud_lua_scripts_off{zone=%q} %d\n", r.zone, r.st.ScriptsOff)
-	}
+	series("zonemud_lua_scripts_off", "Scripts switched off by their breaker.", "gauge", true, func(r *row) string { return u(r.offed) })
+	fmt.Fprintf(w, "# HELP zonemud_zone_leases_lost_total Zone leases that lapsed because the zone's goroutine stopped answering.\n# TYPE zonemud_zone_leases_lost_total counter\nzonemud_zone_leases_lost_total %d\n", s.world.LeasesLost())
 	fmt.Fprintf(w, "# HELP zonemud_store_commits_total Committed store transactions.\n# TYPE zonemud_store_commits_total counter\nzonemud_store_commits_total %d\n", s.db.Commits())
-	fmt.Fprintf(w, "# HELP zonemud_store_refused_total Saves refused (stale epoch or ledger conflict).\n# TYPE zonemud_store_refused_total counter\nzonemud_store_refused_total %d\n", s.db.Refused())
+	fmt.Fprintf(w, "# HELP zonemud_store_refused_total Saves refused (stale epoch, ledger conflict, or a zone lease released or superseded).\n# TYPE zonemud_store_refused_total counter\nzonemud_store_refused_total %d\n", s.db.Refused())
 	fmt.Fprintf(w, "# HELP zonemud_store_bytes Database file size.\n# TYPE zonemud_store_bytes gauge\nzonemud_store_bytes %d\n", s.db.Size())
 }
