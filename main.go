@@ -162,7 +162,7 @@ func backup(cfg *config.Config, args []string, stdout, stderr io.Writer) int {
 	}
 	out := args[0]
 	if cfg.Server.HTTPAddr != "" {
-		n, err := backupHTTP("http://"+cfg.Server.HTTPAddr+"/backup", out)
+		n, err := backupHTTP("http://"+cfg.Server.HTTPAddr+"/backup", cfg.Server.AdminToken, out)
 		if err == nil {
 			fmt.Fprintf(stdout, "backup of the running server: %s (%d bytes)\n", out, n)
 			return 0
@@ -196,9 +196,16 @@ func backup(cfg *config.Config, args []string, stdout, stderr io.Writer) int {
 
 var errNoServer = errors.New("no server is answering")
 
-func backupHTTP(url, out string) (int64, error) {
+func backupHTTP(url, token, out string) (int64, error) {
 	client := &http.Client{Timeout: 10 * time.Minute}
-	resp, err := client.Get(url)
+	req, err := http.NewRequest("GET", url, nil)
+	if err != nil {
+		return 0, err
+	}
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	resp, err := client.Do(req)
 	if err != nil {
 		return 0, fmt.Errorf("%w: %v", errNoServer, err)
 	}

@@ -8,8 +8,11 @@ package config
 import (
 	"errors"
 	"fmt"
+	"math"
 	"net"
+	"net/netip"
 	"os"
+	"reflect"
 	"sort"
 	"strings"
 
@@ -43,6 +46,8 @@ type Server struct {
 	TLSKey       string `toml:"tls_key"`
 	SSHAddr      string `toml:"ssh_addr"`
 	HTTPAddr     string `toml:"http_addr"`
+	HTTPPublic   bool   `toml:"http_public"`
+	AdminToken   string `toml:"admin_token"`
 	DataDir      string `toml:"data_dir"`
 	AreasDir     string `toml:"areas_dir"`
 	LogLevel     string `toml:"log_level"`
@@ -65,6 +70,15 @@ func (s Server) Validate() error {
 		if _, _, err := net.SplitHostPort(a.v); err != nil {
 			return fmt.Errorf("%s: %q is not host:port (%v)", a.key, a.v, err)
 		}
+	}
+	if s.AdminToken != "" && (len(s.AdminToken) < MinAdminToken || strings.ContainsAny(s.AdminToken, " \t\r\n")) {
+		return fmt.Errorf("server.admin_token: must be at least %d characters with no spaces (try: openssl rand -hex 32)", MinAdminToken)
+	}
+	if s.HTTPPublic && s.AdminToken == "" {
+		return errors.New("server.admin_token: http_public is true, so the admin address needs a token")
+	}
+	if s.HTTPAddr != "" && !Loopback(s.HTTPAddr) && !s.HTTPPublic {
+		return fmt.Errorf("server.http_addr: %q is not a loopback address; the admin endpoint serves backups (every password hash) and profiles, so it binds off loopback only with http_public = true and an admin_token", s.HTTPAddr)
 	}
 	if s.TelnetAddr == "" && s.SSHAddr == "" {
 		return errors.New("server.telnet_addr and server.ssh_addr: at least one must be set")
@@ -92,6 +106,23 @@ func (s Server) Validate() error {
 		return fmt.Errorf("server.shutdown_secs: %d is out of range 1 to 600", s.ShutdownSecs)
 	}
 	return nil
+}
+
+// MinAdminToken is the shortest admin token accepted.
+const MinAdminToken = 16
+
+// Loopback reports whether a listen address can be reached only from this
+// machine: a loopback IP, or the name localhost.
+func Loopback(addr string) bool {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return false
+	}
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip, err := netip.ParseAddr(host)
+	return err == nil && ip.IsLoopback()
 }
 
 // Load reads the embedded defaults, then the file at path over them (if
@@ -145,9 +176,59 @@ func decode(data string, c *Config, where string) error {
 
 // Validate checks every section.
 func (c *Config) Validate() error {
+	if err := finite(reflect.ValueOf(*c), ""); err != nil {
+		return err
+	}
 	for _, v := range []interface{ Validate() error }{c.Server, c.World, c.Zone, c.Gate, c.Store, c.Lua, c.SSH} {
 		if err := v.Validate(); err != nil {
 			return err
+		}
+	}
+	return nil
+}
+
+// finite refuses a float anywhere in v that is NaN or infinite, naming its
+// key. TOML allows nan and inf, and every range check compares, which NaN
+// passes: lines_per_sec = nan would turn rate limiting off.
+func finite(v reflect.Value, key string) error {
+	switch v.Kind() {
+	case reflect.Float32, reflect.Float64:
+		if f := v.Float(); math.IsNaN(f) || math.IsInf(f, 0) {
+			return fmt.Errorf("%s: %v is not a finite number", key, f)
+		}
+	case reflect.Struct:
+		t := v.Type()
+		for i := range t.NumField() {
+			f := t.Field(i)
+			name, _, _ := strings.Cut(f.Tag.Get("toml"), ",")
+			if !f.IsExported() || name == "-" {
+				continue
+			}
+			if name == "" {
+				name = f.Name
+			}
+			if key != "" {
+				name = key + "." + name
+			}
+			if err := finite(v.Field(i), name); err != nil {
+				return err
+			}
+		}
+	case reflect.Slice, reflect.Array:
+		for i := range v.Len() {
+			if err := finite(v.Index(i), fmt.Sprintf("%s[%d]", key, i)); err != nil {
+				return err
+			}
+		}
+	case reflect.Map:
+		for _, k := range v.MapKeys() {
+			if err := finite(v.MapIndex(k), fmt.Sprintf("%s.%v", key, k)); err != nil {
+				return err
+			}
+		}
+	case reflect.Pointer, reflect.Interface:
+		if !v.IsNil() {
+			return finite(v.Elem(), key)
 		}
 	}
 	return nil

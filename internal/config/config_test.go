@@ -67,6 +67,14 @@ func TestLoad_RefusalsNameTheKey(t *testing.T) {
 		{"[server\n", "line 2"},
 		{"[gate]\nlines_per_sec = -1.0\n", "gate.lines_per_sec"},
 		{"[world]\nmax_players = -1\n", "world.max_players"},
+		{"[gate]\nlines_per_sec = nan\n", "gate.lines_per_sec: NaN is not a finite number"},
+		{"[gate]\nlines_per_sec = inf\n", "gate.lines_per_sec: +Inf is not a finite number"},
+		{"[gate]\nlines_per_sec = -inf\n", "gate.lines_per_sec: -Inf is not a finite number"},
+		{"[server]\nhttp_addr = \"0.0.0.0:4080\"\n", "server.http_addr"},
+		{"[server]\nhttp_addr = \":4080\"\n", "server.http_addr"},
+		{"[server]\nhttp_addr = \"192.0.2.7:4080\"\n", "server.http_addr"},
+		{"[server]\nhttp_addr = \"0.0.0.0:4080\"\nhttp_public = true\n", "server.admin_token"},
+		{"[server]\nadmin_token = \"short\"\n", "server.admin_token"},
 	} {
 		_, err := Load(defaults(t), write(t, tc.body))
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
@@ -78,5 +86,21 @@ func TestLoad_RefusalsNameTheKey(t *testing.T) {
 func TestLoad_MissingFileIsAnError(t *testing.T) {
 	if _, err := Load(defaults(t), filepath.Join(t.TempDir(), "nope.toml")); err == nil {
 		t.Fatal("a missing -config file was accepted")
+	}
+}
+
+// The admin address binds off loopback only when asked to and guarded by a
+// token; on loopback it needs neither.
+func TestLoad_AdminAddress(t *testing.T) {
+	for _, body := range []string{
+		"[server]\nhttp_addr = \"127.0.0.1:4080\"\n",
+		"[server]\nhttp_addr = \"[::1]:4080\"\n",
+		"[server]\nhttp_addr = \"localhost:4080\"\n",
+		"[server]\nhttp_addr = \"0.0.0.0:4080\"\nhttp_public = true\nadmin_token = \"0123456789abcdef0123\"\n",
+		"[server]\nhttp_addr = \"\"\n",
+	} {
+		if _, err := Load(defaults(t), write(t, body)); err != nil {
+			t.Errorf("config %q: %v", body, err)
+		}
 	}
 }

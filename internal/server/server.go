@@ -6,6 +6,7 @@ package server
 
 import (
 	"context"
+	"crypto/subtle"
 	"crypto/tls"
 	"errors"
 	"fmt"
@@ -64,9 +65,15 @@ type Server struct {
 // when that folder does not exist.
 func LoadContent(cfg *config.Config, fallback fs.FS, log *slog.Logger) (*content.Set, string, error) {
 	dir := cfg.Server.AreasDir
-	if fi, err := os.Stat(dir); err == nil && fi.IsDir() {
+	fi, err := os.Stat(dir)
+	switch {
+	case err == nil && fi.IsDir():
 		set, err := content.Load(os.DirFS(dir))
 		return set, dir, err
+	case err == nil:
+		return nil, dir, fmt.Errorf("server: areas_dir %s exists but is not a folder", dir)
+	case !errors.Is(err, fs.ErrNotExist):
+		return nil, dir, fmt.Errorf("server: areas_dir: %w", err)
 	}
 	if fallback == nil {
 		return nil, dir, fmt.Errorf("server: areas folder %s does not exist", dir)
@@ -150,6 +157,12 @@ func Start(cfg *config.Config, opt Options) (srv *Server, err error) {
 		if err != nil {
 			return nil, fmt.Errorf("server: http listen: %w", err)
 		}
+		// Checked again on the address bound, whatever the name resolved to.
+		if a, ok := s.httpL.Addr().(*net.TCPAddr); !ok || !a.IP.IsLoopback() {
+			if !cfg.Server.HTTPPublic || cfg.Server.AdminToken == "" {
+				return nil, fmt.Errorf("server: server.http_addr: %s is not a loopback address; set http_public = true and an admin_token to serve the admin endpoint there", s.httpL.Addr())
+			}
+		}
 	}
 	mssp := map[string][]string{}
 	if s.telnetL != nil {
@@ -207,7 +220,11 @@ func Start(cfg *config.Config, opt Options) (srv *Server, err error) {
 		lg.Info("server: telnet over TLS listening", "addr", s.tlsL.Addr().String())
 	}
 	if s.httpL != nil {
-		s.httpS = &http.Server{Handler: s.adminMux(), ReadHeaderTimeout: 5 * time.Second}
+		var h http.Handler = s.adminMux()
+		if cfg.Server.AdminToken != "" {
+			h = requireToken(cfg.Server.AdminToken, h)
+		}
+		s.httpS = &http.Server{Handler: h, ReadHeaderTimeout: 5 * time.Second}
 		s.wg.Add(1)
 		go func() {
 			defer s.wg.Done()
@@ -215,7 +232,7 @@ func Start(cfg *config.Config, opt Options) (srv *Server, err error) {
 				lg.Error("server: http listener stopped", "err", err)
 			}
 		}()
-		lg.Info("server: admin http listening", "addr", s.httpL.Addr().String())
+		lg.Info("server: admin http listening", "addr", s.httpL.Addr().String(), "token", cfg.Server.AdminToken != "")
 	}
 	return s, nil
 }
@@ -324,8 +341,25 @@ func (s *Server) Shutdown(ctx context.Context) error {
 	return err
 }
 
-// adminMux serves health, metrics and backups on the admin address, which
-// should stay on loopback.
+// requireToken lets through only requests that carry the admin token as
+// "Authorization: Bearer TOKEN". Once a token is configured every request
+// needs it, wherever it comes from: a proxy on this machine makes every
+// request look local.
+func requireToken(token string, next http.Handler) http.Handler {
+	want := []byte("Bearer " + token)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		got := []byte(r.Header.Get("Authorization"))
+		if subtle.ConstantTimeCompare(got, want) != 1 {
+			w.Header().Set("WWW-Authenticate", `Bearer realm="zonemud admin"`)
+			http.Error(w, "this admin endpoint needs the admin token (Authorization: Bearer ...)", http.StatusUnauthorized)
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// adminMux serves health, metrics, backups, saves and profiles on the
+// admin address: on loopback, or behind the admin token (requireToken).
 func (s *Server) adminMux() *http.ServeMux {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {
@@ -354,7 +388,7 @@ func (s *Server) adminMux() *http.ServeMux {
 		}
 	})
 	mux.HandleFunc("GET /metrics", s.metrics)
-	// Profiles for the admin (the address stays on loopback).
+	// Profiles for the admin.
 	mux.HandleFunc("/debug/pprof/", pprof.Index)
 	mux.HandleFunc("/debug/pprof/profile", pprof.Profile)
 	mux.HandleFunc("/debug/pprof/trace", pprof.Trace)
