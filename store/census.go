@@ -356,5 +356,17 @@ func runAudit(tx *bolt.Tx, each func(id uint64, holder []byte)) (*audit, error) 
 	if boots, err := metaU64(meta.Get(keyBoots)); err == nil && maxEpoch>>32 > boots {
 		a.add("a character was saved in boot %d, but the boot counter is %d", maxEpoch>>32, boots)
 	}
+	if leases := tx.Bucket(bucketLeases); leases != nil {
+		eachRecord(leases, recordAs[Lease](strict), func(d *decoded[Lease]) {
+			switch {
+			case d.bucket:
+				a.add("the lease of zone %q is a bucket, not a record", d.key)
+			case d.err != nil:
+				a.add("the lease of zone %q: %v", d.key, d.err)
+			case d.rec.Gen == 0:
+				a.add("the lease of zone %q has no generation", d.key)
+			}
+		})
+	}
 	return a, nil
 }

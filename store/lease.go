@@ -1,7 +1,6 @@
 package store
 
 import (
-	"encoding/binary"
 	"fmt"
 
 	bolt "go.etcd.io/bbolt"
@@ -35,27 +34,16 @@ const (
 	FenceRelease
 )
 
-// Lease is a zone's record in the leases bucket.
+// Lease is a zone's record in the leases bucket (a checksummed record,
+// as every record is).
 type Lease struct {
-	Gen      uint64
-	Released bool
-}
-
-// leaseVal is 8 bytes of generation and one of flags.
-func leaseVal(l Lease) []byte {
-	v := make([]byte, 9)
-	binary.BigEndian.PutUint64(v, l.Gen)
-	if l.Released {
-		v[8] = 1
-	}
-	return v
+	Gen      uint64 `json:"gen"`
+	Released bool   `json:"released,omitempty"`
 }
 
 func readLease(v []byte) (Lease, bool) {
-	if len(v) != 9 {
-		return Lease{}, false
-	}
-	return Lease{Gen: binary.BigEndian.Uint64(v), Released: v[8] == 1}, true
+	var l Lease
+	return l, decode(v, &l) == nil
 }
 
 // ZoneLease reads a zone's lease record; ErrNotFound if the zone never
@@ -121,5 +109,9 @@ func applyFence(tx *bolt.Tx, b *Batch) error {
 	if next == cur && leases.Get([]byte(b.Zone)) != nil {
 		return nil
 	}
-	return leases.Put([]byte(b.Zone), leaseVal(next))
+	v, err := encode(next)
+	if err != nil {
+		return err
+	}
+	return leases.Put([]byte(b.Zone), v)
 }

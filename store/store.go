@@ -19,8 +19,9 @@ import (
 
 // SchemaVersion is the layout this binary writes. A database with a larger
 // version is refused; a smaller one is migrated at open. Schema 2 adds a
-// checksum to every record and meta number, and the count of accounts.
-const SchemaVersion = 2
+// checksum to every record and meta number, and the count of accounts;
+// schema 3 the leases bucket (lease.go).
+const SchemaVersion = 3
 
 var (
 	bucketMeta       = []byte("meta")
@@ -290,6 +291,7 @@ func (db *DB) start() error {
 // transaction that then records v+1.
 var migrations = map[uint64]func(tx *bolt.Tx) error{
 	1: migrateChecksums,
+	2: func(tx *bolt.Tx) error { _, err := tx.CreateBucketIfNotExists(bucketLeases); return err },
 }
 
 // migrateChecksums rewrites every record and meta number of schema 1 in

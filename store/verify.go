@@ -236,7 +236,7 @@ func checkSchema(tx *bolt.Tx) error {
 		return damagef("its schema version is %d, which no zonemud writes", ver)
 	}
 	for _, b := range allBuckets {
-		if tx.Bucket(b) == nil {
+		if tx.Bucket(b) == nil && !(ver < 3 && string(b) == string(bucketLeases)) {
 			return damagef("its %s bucket is missing", b)
 		}
 	}
