@@ -405,7 +405,7 @@ func (vm *VM) failed(e *entity, b *breaker, msg string, charge bool) {
 		return
 	}
 	if b.record(true) {
-		vm.host.Report(e.c.key, fmt.Sprintf("%s:%d: script switched off after %d failures in its last %d calls; it runs again once its source is reloaded",
+		vm.host.Report(e.c.key, fmt.Sprintf("%s:%d: script switched off after %d failures in its last %d calls; it runs again after a restart",
 			e.c.file, e.c.lineOffset, vm.cfg.BreakerThreshold, vm.cfg.BreakerWindowCalls))
 	}
 }

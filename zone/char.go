@@ -79,8 +79,9 @@ type Player struct {
 	epoch      uint64
 	arrival    uint64
 	// ver counts changes to the character; savedVer is the ver of its last
-	// committed save on this arrival.
+	// committed save on this arrival, and savedAt when that save committed.
 	ver, savedVer uint64
+	savedAt       time.Time
 	// lastVitals is what Char.Vitals last told the client.
 	lastVitals gmcpVitals
 	// pending holds lines typed while lagged, run as the lag ends.

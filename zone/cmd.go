@@ -61,7 +61,9 @@ var cmdTable = []command{
 	{name: "help", fn: (*Zone).cmdHelp, usage: "help [topic]\n  Read about a command or a topic. help alone lists topics."},
 	{name: "commands", fn: (*Zone).cmdCommands, usage: "commands\n  List every command."},
 	{name: "score", fn: (*Zone).cmdScore, usage: "score\n  Show your character."},
-	{name: "time", fn: (*Zone).cmdTime, usage: "time\n  Show how long the world and you have been up."},
+	{name: "time", fn: (*Zone).cmdTime, usage: "time\n  Show the time of day in the game, and how long the world and you have been up."},
+	{name: "save", fn: (*Zone).cmdSave, usage: saveUsage},
+	{name: "areas", fn: (*Zone).cmdAreas, usage: areasUsage},
 	{name: "color", fn: (*Zone).cmdColor, usage: colorUsage},
 	{name: "colour", fn: (*Zone).cmdColor, usage: colorUsage, hidden: true},
 	{name: "screenreader", fn: (*Zone).cmdScreenReader, usage: "screenreader [on | off]\n  Output for screen readers: no colour, plain lists, no decorations."},
@@ -76,6 +78,8 @@ var cmdTable = []command{
 	{name: "hold", fn: (*Zone).cmdHold, usage: "hold <item>\n  Hold something: a light, a torch, a trinket."},
 	{name: "remove", fn: (*Zone).cmdRemove, usage: "remove <item> | remove all\n  Stop wearing or holding something."},
 	{name: "equipment", fn: (*Zone).cmdEquipment, usage: "equipment\n  List what you wear and hold."},
+	{name: "eat", fn: (*Zone).cmdEat, usage: eatUsage},
+	{name: "drink", fn: (*Zone).cmdDrink, usage: drinkUsage},
 	{name: "put", fn: (*Zone).cmdPut, usage: "put <item> in <container>\n  Put something into a bag, a chest or a box."},
 	{name: "open", fn: (*Zone).cmdOpen, usage: "open <door or container>\n  Open a door (by name or direction) or a container."},
 	{name: "close", fn: (*Zone).cmdClose, usage: "close <door or container>\n  Close a door or a container."},
@@ -136,7 +140,7 @@ func (z *Zone) interpret(c *Char, line string) {
 
 // sleepOK are the commands a sleeping character may use.
 var sleepOK = map[string]bool{
-	"wake": true, "stand": true, "quit": true, "score": true, "inventory": true, "equipment": true,
+	"wake": true, "stand": true, "quit": true, "score": true, "save": true, "areas": true, "inventory": true, "equipment": true,
 	"who": true, "help": true, "commands": true, "affects": true, "time": true, "color": true,
 	"colour": true, "screenreader": true, "brief": true, "vitals": true, "sshkey": true, "tell": true,
 	"reply": true, "abilities": true, "look": true, "sleep": true, "rest": true, "sit": true,

@@ -123,7 +123,7 @@ func (z *Zone) cmdVitals(c *Char, args string) {
 
 const sshkeyUsage = `sshkey add <key> | sshkey list | sshkey remove <number>
   Register the public key from your id_ed25519.pub (or id_rsa.pub) file, and
-  log in with ssh Name@host -p 4022 without a password.`
+  log in with ssh Name@host -p {ssh_port} without a password.`
 
 // cmdSSHKey manages the account's SSH keys; the store work happens off the
 // zone goroutine and the answer comes back as a notice.
@@ -133,7 +133,7 @@ func (z *Zone) cmdSSHKey(c *Char, args string) {
 	switch op {
 	case "add", "list", "remove":
 	default:
-		z.sendLine(c, sshkeyUsage)
+		z.sendLine(c, z.helpText(sshkeyUsage))
 		return
 	}
 	if op == "add" && len(rest) > 16<<10 {

@@ -66,7 +66,9 @@ func (z *Zone) putOn(c *Char, it *Item, how string) (self, room string, ok bool)
 	switch slot {
 	case "wield":
 		return "You wield " + it.short() + ".", "$n wields " + it.short() + ".", true
-	case "light", "hold":
+	case "light":
+		return "You light " + it.short() + " and hold it up to see by.", "$n lights " + it.short() + ".", true
+	case "hold":
 		return "You hold " + it.short() + ".", "$n holds " + it.short() + ".", true
 	}
 	return "You wear " + it.short() + ".", "$n wears " + it.short() + ".", true

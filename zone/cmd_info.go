@@ -390,7 +390,7 @@ func (z *Zone) cmdHelp(c *Char, args string) {
 	}
 	for i := range commands {
 		if commands[i].name == word && (admin || !commands[i].admin) {
-			z.sendLine(c, commands[i].usage)
+			z.sendLine(c, z.helpText(commands[i].usage))
 			return
 		}
 	}
@@ -415,14 +415,26 @@ func (z *Zone) cmdHelp(c *Char, args string) {
 		}
 	}
 	if cmd := lookupCommand(word, admin); cmd != nil {
-		z.sendLine(c, cmd.usage)
+		z.sendLine(c, z.helpText(cmd.usage))
 		return
 	}
 	z.sendLine(c, "There is no help on that. Type help for a list of topics.")
 }
 
 func (z *Zone) showHelp(c *Char, h *content.Help) {
-	z.sendLine(c, "{W}"+h.Title+"{x}\n"+wrap(h.Text, z.width(c)))
+	z.sendLine(c, "{W}"+h.Title+"{x}\n"+wrap(z.helpText(h.Text), z.width(c)))
+}
+
+// helpText fills in what help text cannot know when it is written: the
+// configured SSH port ({ssh_port}).
+func (z *Zone) helpText(s string) string {
+	if !strings.Contains(s, "{ssh_port}") {
+		return s
+	}
+	if z.cfg.SSHPort == "" {
+		return strings.ReplaceAll(s, "{ssh_port}", "PORT") + "\n(SSH is switched off on this server.)"
+	}
+	return strings.ReplaceAll(s, "{ssh_port}", z.cfg.SSHPort)
 }
 
 // cmdCommands lists the commands.
@@ -455,13 +467,120 @@ func (z *Zone) cmdScore(c *Char, args string) {
 	}
 	b.WriteString(state + ".\n")
 	played := time.Duration(c.pl.played)*time.Second + time.Since(c.pl.arrived)
-	fmt.Fprintf(&b, "You have played for %s.", played.Round(time.Minute))
+	fmt.Fprintf(&b, "You have played for %s, %s of it since you came in.", spellDuration(played), spellDuration(time.Since(c.pl.arrived)))
 	z.sendLine(c, b.String())
 }
 
-// cmdTime shows the time.
+// spellDuration says a duration the way a person would, to the minute.
+func spellDuration(d time.Duration) string {
+	unit := func(n int, one string) string {
+		if n == 1 {
+			return "1 " + one
+		}
+		return fmt.Sprintf("%d %ss", n, one)
+	}
+	mins := int(d / time.Minute)
+	switch {
+	case mins < 1:
+		return "less than a minute"
+	case mins < 60:
+		return unit(mins, "minute")
+	case mins < 24*60:
+		if mins%60 == 0 {
+			return unit(mins/60, "hour")
+		}
+		return unit(mins/60, "hour") + " and " + unit(mins%60, "minute")
+	}
+	hours := mins / 60
+	if hours%24 == 0 {
+		return unit(hours/24, "day")
+	}
+	return unit(hours/24, "day") + " and " + unit(hours%24, "hour")
+}
+
+// Game time: an hour passes every real minute, so a game day is 24 real
+// minutes and a game year of 360 days is six real days. It is counted from
+// the Unix epoch, so every zone agrees and a restart changes nothing.
+const (
+	gameHour     = time.Minute
+	gameYearDays = 360
+)
+
+// gameClock is the game's hour (0 to 23), day of the year (1 to 360) and
+// year at real time now.
+func gameClock(now time.Time) (hour, day, year int) {
+	hours := now.Unix() / int64(gameHour/time.Second)
+	days := hours / 24
+	return int(hours % 24), int(days%gameYearDays) + 1, int(days/gameYearDays) + 1
+}
+
+// hourWords names an hour of the day: "midnight", "3 in the morning".
+func hourWords(h int) string {
+	switch {
+	case h == 0:
+		return "midnight"
+	case h < 12:
+		return fmt.Sprintf("%d in the morning", h)
+	case h == 12:
+		return "noon"
+	case h < 18:
+		return fmt.Sprintf("%d in the afternoon", h-12)
+	case h < 22:
+		return fmt.Sprintf("%d in the evening", h-12)
+	}
+	return fmt.Sprintf("%d at night", h-12)
+}
+
+// cmdTime shows the time of day in the game, and how long the world and
+// the player have been up.
 func (z *Zone) cmdTime(c *Char, args string) {
-	z.sendLine(c, fmt.Sprintf("It is %s. This zone has run %d pulses.", time.Now().UTC().Format("15:04 UTC, Monday 2 January 2006"), z.pulses.now))
+	hour, day, year := gameClock(time.Now())
+	z.sendLine(c, fmt.Sprintf("It is %s, on day %d of the year %d.\nThe world has been up for %s; you came in %s ago.",
+		hourWords(hour), day, year, spellDuration(time.Since(z.booted)), spellDuration(time.Since(c.pl.arrived))))
+}
+
+const saveUsage = `save
+  Your character is saved by itself every few seconds, and whenever you
+  quit or walk into another part of the world. save says when it last was.`
+
+// cmdSave reassures: saving is automatic, and says when it last happened.
+func (z *Zone) cmdSave(c *Char, args string) {
+	every := fmt.Sprintf("Your character is saved by itself every %d seconds, and whenever you quit or walk into another part of the world.", z.cfg.CheckpointSecs)
+	if c.pl.savedAt.IsZero() {
+		z.sendLine(c, every+" The first save since you came in is due within "+fmt.Sprint(z.cfg.CheckpointSecs)+" seconds.")
+		return
+	}
+	ago := time.Since(c.pl.savedAt)
+	when := "less than a second ago"
+	if ago >= time.Second {
+		when = fmt.Sprintf("%d seconds ago", int(ago/time.Second))
+		if ago >= time.Minute {
+			when = spellDuration(ago) + " ago"
+		}
+	}
+	z.sendLine(c, every+" The last save was "+when+".")
+}
+
+const areasUsage = `areas
+  List the parts of the world and the levels each suits.`
+
+// cmdAreas lists the zones a player can walk into.
+func (z *Zone) cmdAreas(c *Char, args string) {
+	var b strings.Builder
+	fmt.Fprintf(&b, "{W}The parts of %s{x}\n", z.set.Game.Name)
+	for _, id := range z.set.ZoneOrder {
+		zp := z.set.Zones[id]
+		levels := ""
+		if zp.Levels[1] > 0 {
+			levels = fmt.Sprintf("levels %d to %d", zp.Levels[0], zp.Levels[1])
+		}
+		if zp.Instanceable {
+			levels += ", a private copy for each party"
+		}
+		fmt.Fprintf(&b, "  %-30s %s\n", zp.Name, levels)
+	}
+	b.WriteString("help world tells more about each.")
+	z.sendLine(c, b.String())
 }
 
 // cmdBackup starts a live backup; the answer comes when it is written.

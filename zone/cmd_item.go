@@ -29,6 +29,9 @@ func (z *Zone) cmdGet(c *Char, args string) {
 		z.sendLine(c, "Get what?")
 		return
 	}
+	if from == "" {
+		what, from = z.impliedFrom(c, what)
+	}
 	spec, ok := parseTarget(what)
 	if !ok {
 		z.sendLine(c, "You do not see that here.")
@@ -85,7 +88,7 @@ func (z *Zone) getFrom(c *Char, spec targetSpec, from string) {
 		z.sendLine(c, "You do not see that container here.")
 		return
 	}
-	if cont.proto.Type != "container" && cont.proto.Type != "corpse" {
+	if !cont.isContainer() {
 		z.sendLine(c, capFirst(cont.short())+" is not a container.")
 		return
 	}
@@ -202,6 +205,19 @@ func (z *Zone) cmdGive(c *Char, args string) {
 	}
 }
 
+// impliedFrom reads "get all corpse" as "get all from corpse", as every
+// Diku does: two words, the second naming a container here or carried.
+func (z *Zone) impliedFrom(c *Char, what string) (string, string) {
+	first, second := firstWord(what)
+	if second == "" || strings.ContainsRune(second, ' ') {
+		return what, ""
+	}
+	if cont := findItem(c, second); cont != nil && cont.isContainer() {
+		return first, second
+	}
+	return what, ""
+}
+
 // splitFrom splits "sword from chest" into "sword" and "chest".
 func splitFrom(args string) (what, from string) {
 	args = strings.TrimSpace(args)
@@ -211,4 +227,49 @@ func splitFrom(args string) (what, from string) {
 		}
 	}
 	return args, ""
+}
+
+const eatUsage = `eat <food>
+  Eat something you carry. Food heals a little. Nobody goes hungry here:
+  eat when you are hurt, not because you must.`
+
+const drinkUsage = `drink <drink>
+  Drink something you carry. Nobody goes thirsty here; a drink that heals
+  heals you.`
+
+// cmdEat eats carried food.
+func (z *Zone) cmdEat(c *Char, args string) { z.consume(c, args, "eat", content.ItemFood) }
+
+// cmdDrink drinks a carried drink.
+func (z *Zone) cmdDrink(c *Char, args string) { z.consume(c, args, "drink", content.ItemDrink) }
+
+// consume eats or drinks one carried item of kind: it is gone, and its
+// heal dice, if any, heal. There is no hunger or thirst to satisfy.
+func (z *Zone) consume(c *Char, args, verb string, kind content.ItemType) {
+	spec, ok := parseTarget(args)
+	if !ok {
+		z.sendLine(c, capFirst(verb)+" what?")
+		return
+	}
+	if spec.all {
+		z.sendLine(c, "One at a time.")
+		return
+	}
+	it := pickItem(spec, c.inv)
+	if it == nil {
+		z.sendLine(c, "You do not have that.")
+		return
+	}
+	if it.proto.Type != kind {
+		z.sendLine(c, "You cannot "+verb+" "+it.short()+".")
+		return
+	}
+	z.sendLine(c, "You "+verb+" "+it.short()+".")
+	z.act(c.room, c, c, "$n "+verb+"s "+it.short()+".")
+	heal := max(0, it.proto.Heal.Roll(z.rng.IntN))
+	z.extractItem(it)
+	if heal > 0 && c.hp < c.maxHP {
+		z.healBy(c, heal)
+		z.sendLine(c, "You feel a little better.")
+	}
 }

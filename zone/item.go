@@ -23,6 +23,11 @@ type Item struct {
 func (it *Item) short() string      { return it.proto.Short }
 func (it *Item) keywords() []string { return it.proto.Keywords }
 
+// isContainer reports whether things can be put in or taken out of it.
+func (it *Item) isContainer() bool {
+	return it.proto.Type == content.ItemContainer || it.proto.Type == content.ItemCorpse
+}
+
 // newItem makes an item from a prototype with a fresh durable id. It is not
 // placed anywhere yet.
 func (z *Zone) newItem(p *content.Item) *Item {

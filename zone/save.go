@@ -166,6 +166,7 @@ func (z *Zone) handleSaved(m savedMsg) {
 		if e.ver > c.pl.savedVer {
 			c.pl.savedVer = e.ver
 		}
+		c.pl.savedAt = time.Now()
 	}
 }
 

@@ -249,6 +249,10 @@ func (z *Zone) handleInput(m inputMsg) {
 
 // quit takes the character out of the world now and closes its session.
 func (z *Zone) quit(c *Char) {
+	if c.fighting != nil {
+		z.sendLine(c, "No way! You are fighting for your life. Flee first.")
+		return
+	}
 	s := c.pl.sess
 	z.flushOne(c, false)
 	z.act(c.room, c, c, "$n has left the world.")

@@ -35,6 +35,10 @@ type Config struct {
 	// MaxRoomItems caps the items lying in one room; drops past it are
 	// refused.
 	MaxRoomItems int `toml:"max_room_items"`
+	// SSHPort is the port players reach the SSH front on, "" when SSH is
+	// off. The wiring sets it; help text that shows an ssh command line
+	// names it.
+	SSHPort string `toml:"-"`
 }
 
 // DefaultConfig is the configuration used where config.toml is silent.
@@ -110,6 +114,7 @@ type Zone struct {
 	tickTimer    pulseHandle          // runs scriptTick while ticking is not empty
 	scriptLogged map[string]time.Time // last log line per failing script
 	roundBuf     []*Char              // scratch for combatRound
+	booted       time.Time            // when boot ran
 
 	// Read from any goroutine.
 	roster       atomic.Pointer[[]RosterEntry] // atomic: written by the zone
@@ -564,6 +569,7 @@ func (z *Zone) handBackAfterFault(m msg, s Session) Session {
 // boot builds the zone's world: rooms are made in New; here the resets run.
 func (z *Zone) boot() {
 	z.owner.check()
+	z.booted = time.Now()
 	z.loadObjects(z.objects)
 	z.objects = nil
 	z.startScripts()

@@ -2,6 +2,7 @@ package server_test
 
 import (
 	"bytes"
+	"net"
 	"strings"
 	"testing"
 	"time"
@@ -80,7 +81,7 @@ func TestGame_FirstFight(t *testing.T) {
 	p.Create("Rookie", "rookie-pass")
 	p.DoExpect("south", "Banked Fire")
 	p.DoExpect("get lantern", "You get a brass lantern")
-	p.DoExpect("hold lantern", "You hold a brass lantern")
+	p.DoExpect("hold lantern", "You light a brass lantern")
 	p.DoExpect("down", "Inn Cellar")
 	p.Expect("giant rat")
 
@@ -193,4 +194,49 @@ func TestGame_RootPreventsMovementUntilItExpires(t *testing.T) {
 	if out := b.Expect("Exits:"); strings.Contains(out, "Temple Street") && !strings.Contains(out, "Emberfall Square") && !strings.Contains(out, "Before the Temple") {
 		t.Fatalf("still in Temple Street after the root expired and a flee: %q", out)
 	}
+}
+
+// What a newcomer tries first does what it says: help names this server's
+// SSH port; areas, time, save and score answer truly; the lantern says it
+// lights the way; bread is eaten; quit in a fight is refused; get all
+// corpse loots the corpse.
+func TestGame_NewcomerEdges(t *testing.T) {
+	cfg := servertest.Config(t)
+	srv := servertest.Start(t, cfg)
+	_, port, _ := net.SplitHostPort(srv.SSHAddr())
+	p := servertest.Dial(t, srv.TelnetAddr())
+	p.Create("Newby", "newby-pass")
+
+	p.DoExpect("help ssh", "-p "+port)
+	p.DoExpect("sshkey", "-p "+port)
+	out := p.DoExpect("areas", "help world")
+	for _, z := range []string{"Emberfall", "The Whisperwood", "Ash Ridge", "The Sunken Crypt"} {
+		if !strings.Contains(out, z) {
+			t.Errorf("areas does not list %s: %q", z, out)
+		}
+	}
+	if out := p.DoExpect("time", "The world has been up"); strings.Contains(out, "pulses") || !strings.Contains(out, "on day") {
+		t.Errorf("time shows the machinery, not the game's time: %q", out)
+	}
+	p.DoExpect("save", "saved by itself every 10 seconds")
+	p.DoExpect("score", "You have played for less than a minute")
+
+	p.DoExpect("south", "Banked Fire")
+	p.DoExpect("get lantern", "You get a brass lantern")
+	p.DoExpect("wear lantern", "You light a brass lantern and hold it up to see by.")
+	p.DoExpect("east", "Exits:")
+	p.DoExpect("get bread", "You get")
+	p.DoExpect("eat lantern", "You do not have that.") // worn, not carried
+	p.DoExpect("eat bread", "You eat a loaf of brown bread.")
+	p.DoExpect("drink bread", "You do not have that.")
+	p.DoExpect("west", "Banked Fire")
+
+	p.DoExpect("down", "Inn Cellar")
+	p.DoExpect("kill rat", "You attack a giant rat!")
+	p.DoExpect("quit", "No way! You are fighting for your life.")
+	p.ExpectWithin("is DEAD!", 25*2500*time.Millisecond)
+	if out := p.DoExpect("get all corpse", "> "); strings.Contains(out, "You do not see that here") {
+		t.Fatalf("get all corpse did not look in the corpse: %q", out)
+	}
+	p.Quit()
 }

@@ -103,6 +103,11 @@ func Start(cfg *config.Config, opt Options) (srv *Server, err error) {
 		return nil, err
 	}
 	lg.Info("server: content loaded", "from", from, "zones", len(set.Zones), "rooms", len(set.Rooms), "mobs", len(set.Mobs), "items", len(set.Items))
+	// Every address is bound before anything is written: a port in use
+	// stops start-up before the store is touched.
+	if err := s.listen(); err != nil {
+		return nil, err
+	}
 	path := filepath.Join(cfg.Server.DataDir, cfg.Store.File)
 	backups := filepath.Join(cfg.Server.DataDir, "backups")
 	opened := time.Now()
@@ -121,47 +126,25 @@ func Start(cfg *config.Config, opt Options) (srv *Server, err error) {
 	wcfg := cfg.World
 	wcfg.Lua = cfg.Lua
 	wcfg.BackupDir = backups
-	s.world, err = world.New(set, s.db, wcfg, cfg.Zone, lg)
+	zcfg := cfg.Zone
+	if s.sshL != nil {
+		_, zcfg.SSHPort, _ = net.SplitHostPort(s.sshL.Addr().String())
+	}
+	s.world, err = world.New(set, s.db, wcfg, zcfg, lg)
 	if err != nil {
 		return nil, err
 	}
 	s.gate = gate.New(s.world, cfg.Gate, lg)
-	if cfg.Server.TelnetAddr != "" {
-		s.telnetL, err = net.Listen("tcp", cfg.Server.TelnetAddr)
-		if err != nil {
-			return nil, fmt.Errorf("server: telnet listen: %w", err)
-		}
-	}
-	if cfg.Server.SSHAddr != "" {
+	if s.sshL != nil {
 		s.ssh, err = sshd.New(s.gate, cfg.Server.DataDir, cfg.SSH, lg)
 		if err != nil {
 			return nil, err
 		}
-		s.sshL, err = net.Listen("tcp", cfg.Server.SSHAddr)
-		if err != nil {
-			return nil, fmt.Errorf("server: ssh listen: %w", err)
-		}
 	}
 	if cfg.Server.TLSAddr != "" {
-		s.tlsCfg, err = tlsConfig(cfg.Server.TLSCert, cfg.Server.TLSKey, cfg.Server.DataDir, cfg.Server.Hostname)
+		s.tlsCfg, err = tlsConfig(cfg.Server.TLSCert, cfg.Server.TLSKey, cfg.Server.DataDir, cfg.Server.Hostname, lg)
 		if err != nil {
 			return nil, err
-		}
-		s.tlsL, err = net.Listen("tcp", cfg.Server.TLSAddr)
-		if err != nil {
-			return nil, fmt.Errorf("server: TLS listen: %w", err)
-		}
-	}
-	if cfg.Server.HTTPAddr != "" {
-		s.httpL, err = net.Listen("tcp", cfg.Server.HTTPAddr)
-		if err != nil {
-			return nil, fmt.Errorf("server: http listen: %w", err)
-		}
-		// Checked again on the address bound, whatever the name resolved to.
-		if a, ok := s.httpL.Addr().(*net.TCPAddr); !ok || !a.IP.IsLoopback() {
-			if !cfg.Server.HTTPPublic || cfg.Server.AdminToken == "" {
-				return nil, fmt.Errorf("server: server.http_addr: %s is not a loopback address; set http_public = true and an admin_token to serve the admin endpoint there", s.httpL.Addr())
-			}
 		}
 	}
 	mssp := map[string][]string{}
@@ -249,6 +232,37 @@ func withNewestBackup(err error, dir string) error {
 	}
 	sort.Strings(found) // the names sort by the time they were made
 	return fmt.Errorf("%w The newest backup made in game is %s.", err, found[len(found)-1])
+}
+
+// listen binds every configured address.
+func (s *Server) listen() error {
+	var err error
+	for _, l := range []struct {
+		what string
+		addr string
+		into *net.Listener
+	}{
+		{"telnet", s.cfg.Server.TelnetAddr, &s.telnetL},
+		{"ssh", s.cfg.Server.SSHAddr, &s.sshL},
+		{"TLS", s.cfg.Server.TLSAddr, &s.tlsL},
+		{"http", s.cfg.Server.HTTPAddr, &s.httpL},
+	} {
+		if l.addr == "" {
+			continue
+		}
+		if *l.into, err = net.Listen("tcp", l.addr); err != nil {
+			return fmt.Errorf("server: %s listen: %w", l.what, err)
+		}
+	}
+	if s.httpL != nil {
+		// Checked again on the address bound, whatever the name resolved to.
+		if a, ok := s.httpL.Addr().(*net.TCPAddr); !ok || !a.IP.IsLoopback() {
+			if !s.cfg.Server.HTTPPublic || s.cfg.Server.AdminToken == "" {
+				return fmt.Errorf("server: server.http_addr: %s is not a loopback address; set http_public = true and an admin_token to serve the admin endpoint there", s.httpL.Addr())
+			}
+		}
+	}
+	return nil
 }
 
 // abort undoes a partial Start.

@@ -9,6 +9,7 @@ import (
 	"crypto/x509/pkix"
 	"encoding/pem"
 	"fmt"
+	"log/slog"
 	"math/big"
 	"os"
 	"path/filepath"
@@ -17,7 +18,7 @@ import (
 
 // tlsConfig loads the certificate and key the config names, or, when it
 // names none, a self-signed pair kept in the data dir (made on first use).
-func tlsConfig(certFile, keyFile, dataDir, host string) (*tls.Config, error) {
+func tlsConfig(certFile, keyFile, dataDir, host string, log *slog.Logger) (*tls.Config, error) {
 	if certFile == "" && keyFile == "" {
 		certFile = filepath.Join(dataDir, "tls_cert.pem")
 		keyFile = filepath.Join(dataDir, "tls_key.pem")
@@ -25,6 +26,7 @@ func tlsConfig(certFile, keyFile, dataDir, host string) (*tls.Config, error) {
 			if err := selfSigned(certFile, keyFile, host); err != nil {
 				return nil, err
 			}
+			log.Info("server: new self-signed TLS certificate", "cert", certFile, "key", keyFile)
 		}
 	}
 	cert, err := tls.LoadX509KeyPair(certFile, keyFile)

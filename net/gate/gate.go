@@ -5,8 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"maps"
 	"net"
 	"runtime/pprof"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -266,10 +268,11 @@ func (g *Gate) Wait(ctx context.Context) error {
 	}
 }
 
-// SetMSSP adds MSSP variables (ports, contact, website) from the wiring.
-// Call it before serving.
+// SetMSSP adds MSSP variables (ports, contact, website) from the wiring;
+// one that the gate also knows (SSL) replaces the gate's, so every variable
+// is sent once. Call it before serving.
 func (g *Gate) SetMSSP(vars map[string][]string) {
-	for k, v := range vars {
-		g.msspExtra = append(g.msspExtra, telnet.MSSPVar{Name: k, Values: v})
+	for _, k := range slices.Sorted(maps.Keys(vars)) {
+		g.msspExtra = append(g.msspExtra, telnet.MSSPVar{Name: k, Values: vars[k]})
 	}
 }

@@ -2,6 +2,7 @@ package gate
 
 import (
 	"encoding/json"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -81,6 +82,9 @@ func (s *Session) msspFrame() []byte {
 		{Name: "CRAWL DELAY", Values: []string{"-1"}},
 		{Name: "CREATED", Values: []string{strconv.Itoa(g.w.Store().Created().Year())}},
 	}
+	vars = slices.DeleteFunc(vars, func(v telnet.MSSPVar) bool {
+		return slices.ContainsFunc(g.msspExtra, func(x telnet.MSSPVar) bool { return x.Name == v.Name })
+	})
 	vars = append(vars, g.msspExtra...)
 	return telnet.MSSPFrame(vars)
 }

@@ -241,11 +241,16 @@ func (s *Session) preLogin(pre *preAuth) (string, error) {
 	return name, nil
 }
 
+// touchLogin records when the account last logged in. It is a record for
+// the admin, so a failure to write it is logged and the login goes on.
 func (s *Session) touchLogin(name string) {
-	_ = s.g.w.UpdateAccount(name, func(a *store.Account) error {
+	err := s.g.w.UpdateAccount(name, func(a *store.Account) error {
 		a.LastLogin = time.Now().Unix()
 		return nil
 	})
+	if err != nil {
+		s.g.log.Warn("gate: last login time not recorded", "name", name, "err", err)
+	}
 }
 
 // create makes a new account: confirm the name, then the password twice.
@@ -258,6 +263,9 @@ func (s *Session) create(name string) (bool, error) {
 	if a := strings.ToLower(strings.TrimSpace(ans)); a != "y" && a != "yes" {
 		return false, nil
 	}
+	// Echo goes off before any text about the password, so a client that
+	// answers on the word "password" never types it in the clear.
+	s.raw(s.c.echoOff())
 	s.Write([]byte("A new character, then. Choose a password to keep it yours.\n"), false)
 	for tries := 0; tries < 5; tries++ {
 		pw, err := s.askSecret("Choose a password: ")

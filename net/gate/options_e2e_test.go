@@ -315,14 +315,37 @@ func TestOptions_GMCPRoomInfo(t *testing.T) {
 
 // MSSP: a crawler that says DO MSSP gets the variables listing sites read.
 func TestOptions_MSSP(t *testing.T) {
-	srv := servertest.Start(t, nil)
-	c, err := net.Dial("tcp", srv.TelnetAddr())
+	plain := servertest.Start(t, nil)
+	vars := msspVars(t, plain.TelnetAddr())
+	for _, v := range []string{"NAME", "PLAYERS", "UPTIME", "CODEBASE", "PORT"} {
+		if len(vars[v]) != 1 {
+			t.Errorf("MSSP sent %s %d times, want once", v, len(vars[v]))
+		}
+	}
+	if got := vars["SSL"]; len(got) != 1 || got[0] != "0" {
+		t.Errorf("without TLS, MSSP sent SSL as %q, want once as 0", got)
+	}
+
+	cfg := servertest.Config(t)
+	cfg.Server.TLSAddr = "127.0.0.1:0"
+	tls := servertest.Start(t, cfg)
+	_, port, _ := net.SplitHostPort(tls.TLSAddr())
+	if got := msspVars(t, tls.TelnetAddr())["SSL"]; len(got) != 1 || got[0] != port {
+		t.Errorf("with TLS on port %s, MSSP sent SSL as %q, want once as the port", port, got)
+	}
+}
+
+// msspVars asks a server for MSSP and returns each variable's values, one
+// entry per time the variable was sent.
+func msspVars(t *testing.T, addr string) map[string][]string {
+	t.Helper()
+	c, err := net.Dial("tcp", addr)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer c.Close()
 	_, _ = c.Write([]byte{iac, do, optMSSP})
-	_ = c.SetReadDeadline(time.Now().Add(5 * time.Second))
+	_ = c.SetReadDeadline(time.Now().Add(15 * time.Second))
 	var got []byte
 	buf := make([]byte, 4096)
 	for !bytes.Contains(got, []byte{iac, sb, optMSSP}) || !bytes.Contains(got[bytes.Index(got, []byte{iac, sb, optMSSP}):], []byte{iac, se}) {
@@ -332,13 +355,18 @@ func TestOptions_MSSP(t *testing.T) {
 		}
 		got = append(got, buf[:n]...)
 	}
-	i := bytes.Index(got, []byte{iac, sb, optMSSP})
+	i := bytes.Index(got, []byte{iac, sb, optMSSP}) + 3
 	frame := got[i : i+bytes.Index(got[i:], []byte{iac, se})]
-	for _, v := range []string{"NAME", "PLAYERS", "UPTIME", "CODEBASE", "PORT"} {
-		if !bytes.Contains(frame, append([]byte{1}, v...)) {
-			t.Errorf("MSSP lacks %s", v)
+	vars := map[string][]string{}
+	// MSSP_VAR (1) name, then MSSP_VAL (2) value, once per value.
+	for _, part := range bytes.Split(frame, []byte{1})[1:] {
+		fields := bytes.Split(part, []byte{2})
+		name := string(fields[0])
+		for _, v := range fields[1:] {
+			vars[name] = append(vars[name], string(v))
 		}
 	}
+	return vars
 }
 
 // MCCP2: a client that agrees gets IAC SB MCCP2 IAC SE and then a zlib

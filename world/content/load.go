@@ -115,20 +115,29 @@ func (l *loader) load() (*Set, error) {
 	if len(zoneFiles) == 0 {
 		return nil, ErrNoZones
 	}
+	unreadable := false
 	if haveGame {
-		l.decode(GameFile, &l.game)
+		unreadable = !l.decode(GameFile, &l.game)
 	} else {
 		l.problem(GameFile, "", "missing: the world needs a game data file")
 	}
-	if haveHelp {
-		l.decode(HelpFile, &l.help)
+	if haveHelp && !l.decode(HelpFile, &l.help) {
+		unreadable = true
 	}
 	l.files = map[string]*zoneFile{}
 	for _, name := range zoneFiles {
 		zf := &zoneFile{}
 		if l.decode(name, zf) {
 			l.files[name] = zf
+		} else {
+			unreadable = true
 		}
+	}
+	if unreadable {
+		// References into a file that does not read cannot be checked:
+		// report what stops it reading, and none of the knock-on "no
+		// zone" problems that would follow.
+		return nil, l.probs
 	}
 	// Declare every zone and its prototypes first, so that references
 	// between zones resolve whatever order the files come in.

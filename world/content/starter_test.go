@@ -1,8 +1,12 @@
 package content_test
 
 import (
+	"errors"
+	"io/fs"
 	"os"
+	"strings"
 	"testing"
+	"testing/fstest"
 
 	"zonemud/world/content"
 )
@@ -44,5 +48,31 @@ func TestStarterWorld_Loads(t *testing.T) {
 	}
 	if len(set.Help) == 0 {
 		t.Error("help.toml has no topics")
+	}
+}
+
+// One syntax error in a zone file is reported once: the other files'
+// references into that zone are not reported as knock-on "no zone"
+// problems.
+func TestStarterWorld_SyntaxErrorReportedOnce(t *testing.T) {
+	fsys := fstest.MapFS{}
+	root := os.DirFS("../../areas")
+	err := fs.WalkDir(root, ".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		data, err := fs.ReadFile(root, p)
+		fsys[p] = &fstest.MapFile{Data: data}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := string(fsys["emberfall.toml"].Data)
+	fsys["emberfall.toml"].Data = []byte(strings.Replace(src, "exits = {", "exits = {{", 1))
+	_, err = content.Load(fsys)
+	var ps content.Problems
+	if !errors.As(err, &ps) || len(ps) != 1 || ps[0].File != "emberfall.toml" || !strings.Contains(ps[0].Msg, "line") {
+		t.Fatalf("one syntax error in emberfall.toml: got %v, want that one problem alone", err)
 	}
 }

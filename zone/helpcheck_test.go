@@ -1,0 +1,81 @@
+package zone_test
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"zonemud/internal/servertest"
+	"zonemud/world/content"
+	"zonemud/zone"
+)
+
+func starterSet(t *testing.T) *content.Set {
+	t.Helper()
+	set, err := content.Load(os.DirFS(filepath.Join(servertest.Root(), "areas")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return set
+}
+
+// Every help topic and every command's usage shows only commands the game
+// has, and every "help <word>" it suggests has an answer.
+func TestHelp_ShowsOnlyRealCommands(t *testing.T) {
+	for _, p := range zone.HelpProblems(starterSet(t)) {
+		t.Error(p)
+	}
+}
+
+// The check finds what it is for: a command the table lacks, in an
+// example block or in quotes, and a help topic that does not exist.
+func TestHelp_CheckCatchesMissingCommands(t *testing.T) {
+	set := starterSet(t)
+	set.Help = append(set.Help, &content.Help{Keywords: []string{"probe"}, Title: "Probe", Text: `Try these:
+
+  look              see the room
+  dance wildly      dance
+
+Or type "juggle balls", then read "help nowhere". Prose that names "Aria"
+is not a command.`})
+	got := strings.Join(zone.HelpProblems(set), "\n")
+	for _, want := range []string{`"dance wildly"`, `"juggle balls"`, `no help on nowhere`} {
+		if !strings.Contains(got, want) {
+			t.Errorf("the check missed %s; it said:\n%s", want, got)
+		}
+	}
+	for _, wrong := range []string{`"look"`, "Aria"} {
+		if strings.Contains(got, wrong) {
+			t.Errorf("the check flagged %s, which is fine; it said:\n%s", wrong, got)
+		}
+	}
+}
+
+// The README's table of what to type names only real commands.
+func TestHelp_ReadmeTableShowsRealCommands(t *testing.T) {
+	readme, err := os.ReadFile(filepath.Join(servertest.Root(), "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(readme)
+	start := strings.Index(text, "| to | type |")
+	if start < 0 {
+		t.Fatal("the README has no table of commands")
+	}
+	table := text[start:]
+	table = table[:strings.Index(table, "\n\n")]
+	var topic strings.Builder
+	topic.WriteString("The README's table:\n")
+	for _, m := range regexp.MustCompile("`([^`]+)`").FindAllStringSubmatch(table, -1) {
+		topic.WriteString(`"` + m[1] + `"` + "\n")
+	}
+	set := starterSet(t)
+	set.Help = append(set.Help, &content.Help{Keywords: []string{"readme"}, Title: "README", Text: topic.String()})
+	for _, p := range zone.HelpProblems(set) {
+		if strings.HasPrefix(p, `help.toml: topic "readme"`) {
+			t.Error("README.md: " + strings.TrimPrefix(p, `help.toml: topic "readme": `))
+		}
+	}
+}
