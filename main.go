@@ -6,10 +6,14 @@
 //	zonemud backup [-config FILE] OUT write a consistent copy of the database
 //	zonemud init [DIR]                write config.toml and the starter areas
 //	zonemud genworld [-rooms N] DIR   write a large generated world of plain rooms
-//	zonemud version                   print the version
+//	zonemud version                   print the version and commit
+//
+// Flags and the command may come in any order: zonemud -config FILE check
+// checks.
 package main
 
 import (
+	"cmp"
 	"context"
 	"embed"
 	"errors"
@@ -22,6 +26,8 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"runtime/debug"
+	"strings"
 	"syscall"
 	"time"
 
@@ -45,26 +51,99 @@ func main() {
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 
-func run(args []string, stdout, stderr io.Writer) int {
-	cmd := "serve"
-	if len(args) > 0 && args[0] != "" && args[0][0] != '-' {
-		cmd, args = args[0], args[1:]
+// commands are the subcommands, in the order usage lists them.
+var commands = []struct{ name, args, what string }{
+	{"serve", "", "run the server (the default)"},
+	{"check", "", "validate the configuration and the areas, then exit"},
+	{"backup", "OUT", "write a consistent copy of the database to OUT"},
+	{"init", "[DIR]", "write config.toml and the starter areas into DIR (default .)"},
+	{"genworld", "DIR", "write a large generated world into DIR (zonemud genworld -h)"},
+	{"version", "", "print the version and the commit it was built from"},
+}
+
+func isCommand(w string) bool {
+	for _, c := range commands {
+		if c.name == w {
+			return true
+		}
 	}
+	return false
+}
+
+func usage(w io.Writer, fset *flag.FlagSet) {
+	fmt.Fprintln(w, "usage: zonemud [command] [-config FILE] [arguments]\n\ncommands:")
+	for _, c := range commands {
+		fmt.Fprintf(w, "  %-16s %s\n", strings.TrimSpace(c.name+" "+c.args), c.what)
+	}
+	fmt.Fprintln(w, "\nFlags and the command may come in any order. Relative paths in a config\n"+
+		"file are taken from the folder the file is in.\n\nflags:")
+	fset.PrintDefaults()
+}
+
+// splitCommand takes the subcommand out of args, wherever it stands: the
+// first word that is not a flag, nor the value of -config, and names a
+// command. It returns "" if there is none.
+func splitCommand(args []string) (string, []string) {
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "--":
+			return "", args
+		case a == "-config" || a == "--config":
+			i++ // its value
+		case strings.HasPrefix(a, "-"):
+		case isCommand(a):
+			return a, append(args[:i:i], args[i+1:]...)
+		default:
+			return "", args // an argument before any command
+		}
+	}
+	return "", args
+}
+
+func run(args []string, stdout, stderr io.Writer) int {
+	cmd, args := splitCommand(args)
 	if cmd == "genworld" {
 		return genWorld(args, stdout, stderr)
 	}
-	fset := flag.NewFlagSet("zonemud "+cmd, flag.ContinueOnError)
+	fset := flag.NewFlagSet("zonemud", flag.ContinueOnError)
 	fset.SetOutput(stderr)
-	cfgPath := fset.String("config", "", "configuration file (default: ./config.toml if present, else the built-in defaults)")
-	if err := fset.Parse(args); err != nil {
+	cfgPath := fset.String("config", "", "configuration `FILE` (default: ./config.toml if present, else the built-in defaults)")
+	fset.Usage = func() { usage(stderr, fset) }
+	// Flags may follow arguments too: parse, take one argument, go on.
+	var pos []string
+	for rest := args; ; {
+		if err := fset.Parse(rest); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				return 0
+			}
+			return 2
+		}
+		if fset.NArg() == 0 {
+			break
+		}
+		pos = append(pos, fset.Arg(0))
+		rest = fset.Args()[1:]
+	}
+	if cmd == "" {
+		if len(pos) > 0 {
+			fmt.Fprintf(stderr, "zonemud: unknown command %q\n\n", pos[0])
+			usage(stderr, fset)
+			return 2
+		}
+		cmd = "serve"
+	}
+	if why := argProblem(cmd, pos); why != "" {
+		fmt.Fprintf(stderr, "zonemud: %s %s; got %q\n\n", cmd, why, pos)
+		usage(stderr, fset)
 		return 2
 	}
 	switch cmd {
 	case "version":
-		fmt.Fprintln(stdout, "zonemud", version)
+		fmt.Fprintln(stdout, strings.TrimSpace("zonemud "+version+" "+commit()))
 		return 0
 	case "init":
-		return initDir(fset.Args(), stdout, stderr)
+		return initDir(pos, stdout, stderr)
 	}
 	cfg, err := loadConfig(*cfgPath)
 	if err != nil {
@@ -78,10 +157,46 @@ func run(args []string, stdout, stderr io.Writer) int {
 	case "check":
 		return check(cfg, stdout, stderr)
 	case "backup":
-		return backup(cfg, fset.Args(), stdout, stderr)
+		return backup(cfg, pos, stdout, stderr)
 	}
-	fmt.Fprintf(stderr, "zonemud: unknown command %q (serve, check, backup, init, genworld, version)\n", cmd)
-	return 2
+	return 2 // not reached: every command is handled above
+}
+
+// argProblem says what is wrong with a command's arguments, or "".
+func argProblem(cmd string, pos []string) string {
+	switch {
+	case cmd == "backup" && len(pos) != 1:
+		return "takes one argument, the file to write"
+	case cmd == "init" && len(pos) > 1:
+		return "takes at most one argument, the folder to write into"
+	case cmd != "backup" && cmd != "init" && len(pos) > 0:
+		return "takes no arguments"
+	}
+	return ""
+}
+
+// commit is the version control revision the binary was built from, with
+// "+changes" if the tree had uncommitted changes; "" when unknown.
+func commit() string {
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return ""
+	}
+	var rev, dirty string
+	for _, s := range bi.Settings {
+		switch s.Key {
+		case "vcs.revision":
+			rev = s.Value
+		case "vcs.modified":
+			if s.Value == "true" {
+				dirty = "+changes"
+			}
+		}
+	}
+	if rev == "" {
+		return ""
+	}
+	return rev[:min(12, len(rev))] + dirty
 }
 
 // loadConfig reads the file the admin named, or ./config.toml if there is
@@ -116,8 +231,18 @@ func areasFS() fs.FS {
 	return sub
 }
 
+// configName is how logs and messages name the configuration in use.
+func configName(cfg *config.Config) string {
+	if cfg.File == "" {
+		return "the built-in defaults"
+	}
+	return cfg.File
+}
+
 // serve runs the server until SIGINT or SIGTERM, then shuts it down.
 func serve(cfg *config.Config, log *slog.Logger, stderr io.Writer) int {
+	log.Info("zonemud: starting", "version", version, "commit", cmp.Or(commit(), "unknown"), "config", configName(cfg),
+		"data_dir", cfg.Server.DataDir, "areas_dir", cfg.Server.AreasDir)
 	srv, err := server.Start(cfg, server.Options{Areas: areasFS(), Log: log})
 	if err != nil {
 		fmt.Fprintln(stderr, "zonemud:", err)
@@ -148,8 +273,11 @@ func check(cfg *config.Config, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, err)
 		return 1
 	}
-	fmt.Fprintf(stdout, "config ok; areas from %s ok: %d zones, %d rooms, %d mobs, %d items, %d help topics, %d scripts\n",
-		from, len(set.Zones), len(set.Rooms), len(set.Mobs), len(set.Items), len(set.Help), scripts)
+	for _, p := range world.CheckHelp(set) {
+		fmt.Fprintln(stderr, "warning:", p)
+	}
+	fmt.Fprintf(stdout, "config from %s ok; areas from %s ok: %d zones, %d rooms, %d mobs, %d items, %d help topics, %d scripts\n",
+		configName(cfg), from, len(set.Zones), len(set.Rooms), len(set.Mobs), len(set.Items), len(set.Help), scripts)
 	return 0
 }
 
@@ -313,7 +441,11 @@ func initDir(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "zonemud: init:", err)
 		return 1
 	}
-	fmt.Fprintf(stdout, "wrote %s and %s; start the server with: zonemud -config %s\n", cfgOut, areasOut, cfgOut)
+	abs, err := filepath.Abs(cfgOut)
+	if err != nil {
+		abs = cfgOut
+	}
+	fmt.Fprintf(stdout, "wrote %s and %s; start the server, from any folder, with:\n  zonemud -config %s\n", cfgOut, areasOut, abs)
 	fmt.Fprintln(stdout, "there is no database yet: the first start makes a new, empty one in data_dir and says so in its log")
 	return 0
 }

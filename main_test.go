@@ -397,3 +397,103 @@ func TestMain_CheckCompilesScripts(t *testing.T) {
 		t.Fatalf("check passed a script that does not compile: code %d, stdout %q stderr %q", code, out.String(), errb.String())
 	}
 }
+
+// The command line takes flags and the command in any order, lists its
+// commands on -h, refuses an argument a command does not take, and checks
+// the areas_dir of the config it was given.
+func TestMain_CommandLine(t *testing.T) {
+	dir := t.TempDir()
+	cfg, _ := writeConfig(t, dir, "")
+	for _, args := range [][]string{{"-config", cfg, "check"}, {"check", "-config", cfg}} {
+		var out, errb bytes.Buffer
+		if code := run(args, &out, &errb); code != 0 || !strings.Contains(out.String(), "config from "+cfg+" ok") {
+			t.Errorf("%q: code %d, stdout %q, stderr %q; want the check of %s", args, code, out.String(), errb.String(), cfg)
+		}
+	}
+
+	var out, errb bytes.Buffer
+	if code := run([]string{"-h"}, &out, &errb); code != 0 {
+		t.Errorf("-h: code %d", code)
+	}
+	for _, c := range []string{"serve", "check", "backup OUT", "init [DIR]", "genworld DIR", "version", "-config"} {
+		if !strings.Contains(errb.String(), c) {
+			t.Errorf("-h does not list %q: %s", c, errb.String())
+		}
+	}
+
+	for _, args := range [][]string{{"check", "extra"}, {"-config", cfg, "nosuch"}, {"backup"}, {"version", "now"}} {
+		errb.Reset()
+		if code := run(args, &out, &errb); code != 2 {
+			t.Errorf("%q: code %d, want 2 (a usage error); stderr %q", args, code, errb.String())
+		}
+	}
+
+	// An areas_dir that the config names must exist: check does not pass a
+	// config by checking the built-in world instead.
+	broken, _ := writeConfig(t, t.TempDir(), "")
+	body, _ := os.ReadFile(broken)
+	body = bytes.Replace(body, []byte("areas_dir = "), []byte("areas_dir = \"no-such-areas\"\n# was "), 1)
+	if err := os.WriteFile(broken, body, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	errb.Reset()
+	if code := run([]string{"check", "-config", broken}, &out, &errb); code == 0 || !strings.Contains(errb.String(), "no-such-areas") {
+		t.Errorf("check of a config whose areas_dir is missing: code %d, stderr %q", code, errb.String())
+	}
+
+	// Two listeners on one address are refused, naming both keys.
+	clash := filepath.Join(t.TempDir(), "clash.toml")
+	if err := os.WriteFile(clash, []byte("[server]\ntelnet_addr = \"127.0.0.1:4555\"\nssh_addr = \"127.0.0.1:4555\"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	errb.Reset()
+	if code := run([]string{"check", "-config", clash}, &out, &errb); code == 0 || !strings.Contains(errb.String(), "server.ssh_addr") || !strings.Contains(errb.String(), "server.telnet_addr") {
+		t.Errorf("check of two listeners on one address: code %d, stderr %q", code, errb.String())
+	}
+}
+
+// init prints a start command that works from any folder: the config's
+// relative paths are from the config file, not the working directory.
+func TestMain_InitStartCommandWorksFromAnywhere(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "mud")
+	var out, errb bytes.Buffer
+	if code := run([]string{"init", dir}, &out, &errb); code != 0 {
+		t.Fatalf("init: %d %s", code, errb.String())
+	}
+	i := strings.Index(out.String(), "zonemud -config ")
+	if i < 0 {
+		t.Fatalf("init printed no start command: %q", out.String())
+	}
+	args := strings.Fields(out.String()[i:])[1:3]
+	t.Chdir(t.TempDir()) // somewhere else entirely
+	out.Reset()
+	if code := run(append(args, "check"), &out, &errb); code != 0 || !strings.Contains(out.String(), "areas from "+filepath.Join(dir, "areas")) {
+		t.Fatalf("%q from another folder: code %d, stdout %q, stderr %q", args, code, out.String(), errb.String())
+	}
+}
+
+// The start-up log names the config file, the version and every file the
+// server creates: the database, the SSH host key and the TLS pair.
+func TestMain_StartupLogNamesItsFiles(t *testing.T) {
+	dir := t.TempDir()
+	cfg, telnet := writeConfig(t, dir, "")
+	body, _ := os.ReadFile(cfg)
+	body = bytes.Replace(body, []byte(`log_level = "warn"`), []byte(fmt.Sprintf("log_level = \"info\"\ntls_addr = %q", freePort(t))), 1)
+	if err := os.WriteFile(cfg, body, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p := startProc(t, cfg, telnet)
+	p.stop(t)
+	log := p.out.String()
+	data := filepath.Join(dir, "data")
+	for _, want := range []string{
+		"config=" + cfg, "version=", "commit=",
+		filepath.Join(data, "zonemud.db"),
+		filepath.Join(data, "ssh_host_ed25519_key"),
+		filepath.Join(data, "tls_cert.pem"), filepath.Join(data, "tls_key.pem"),
+	} {
+		if !strings.Contains(log, want) {
+			t.Errorf("the start-up log does not name %s:\n%s", want, log)
+		}
+	}
+}

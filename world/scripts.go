@@ -16,6 +16,10 @@ func CheckScripts(set *content.Set, cfg script.Config) (int, error) {
 	return len(out.Compiled), err
 }
 
+// CheckHelp lists what the help text shows that the game lacks: a command
+// word no command has, or a help topic that does not exist.
+func CheckHelp(set *content.Set) []string { return zone.HelpProblems(set) }
+
 // compileScripts compiles every script in a content set once. Zones and
 // instances share the results read-only. A script that does not compile is
 // an error naming its file and line, like any other content problem.

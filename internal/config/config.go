@@ -12,6 +12,7 @@ import (
 	"net"
 	"net/netip"
 	"os"
+	"path/filepath"
 	"reflect"
 	"sort"
 	"strings"
@@ -35,6 +36,14 @@ type Config struct {
 	Store  store.Config  `toml:"store"`
 	Lua    script.Config `toml:"lua"`
 	SSH    sshd.Config   `toml:"ssh"`
+
+	// File is the absolute path of the file read over the defaults, ""
+	// when there was none.
+	File string `toml:"-"`
+	// AreasDirSet says the file names areas_dir itself: a folder it names
+	// must exist, where the default one may be missing (the binary then
+	// serves its built-in world).
+	AreasDirSet bool `toml:"-"`
 }
 
 // Server is the [server] section: where the server listens and keeps its
@@ -80,6 +89,9 @@ func (s Server) Validate() error {
 	if s.HTTPAddr != "" && !Loopback(s.HTTPAddr) && !s.HTTPPublic {
 		return fmt.Errorf("server.http_addr: %q is not a loopback address; the admin endpoint serves backups (every password hash) and profiles, so it binds off loopback only with http_public = true and an admin_token", s.HTTPAddr)
 	}
+	if err := distinctListeners(s); err != nil {
+		return err
+	}
 	if s.TelnetAddr == "" && s.SSHAddr == "" {
 		return errors.New("server.telnet_addr and server.ssh_addr: at least one must be set")
 	}
@@ -108,6 +120,36 @@ func (s Server) Validate() error {
 	return nil
 }
 
+// distinctListeners refuses two listeners on one address: the second could
+// never bind. A port of 0 (any free port) never clashes; a wildcard host
+// clashes with any host on the same port.
+func distinctListeners(s Server) error {
+	type bound struct{ key, host, port string }
+	var seen []bound
+	for _, a := range []struct{ key, v string }{
+		{"server.telnet_addr", s.TelnetAddr}, {"server.ssh_addr", s.SSHAddr},
+		{"server.tls_addr", s.TLSAddr}, {"server.http_addr", s.HTTPAddr},
+	} {
+		if a.v == "" {
+			continue
+		}
+		host, port, _ := net.SplitHostPort(a.v)
+		if port == "0" {
+			continue
+		}
+		for _, b := range seen {
+			if b.port == port && (host == b.host || wildcard(host) || wildcard(b.host)) {
+				return fmt.Errorf("%s: %q is the address %s already listens on; give each listener its own port", a.key, a.v, b.key)
+			}
+		}
+		seen = append(seen, bound{a.key, host, port})
+	}
+	return nil
+}
+
+// wildcard reports whether a listen host means every address.
+func wildcard(host string) bool { return host == "" || host == "0.0.0.0" || host == "::" }
+
 // MinAdminToken is the shortest admin token accepted.
 const MinAdminToken = 16
 
@@ -126,10 +168,12 @@ func Loopback(addr string) bool {
 }
 
 // Load reads the embedded defaults, then the file at path over them (if
-// path is not empty). Keys the file leaves out keep their defaults.
+// path is not empty). Keys the file leaves out keep their defaults. With a
+// file, relative paths (data_dir, areas_dir, tls_cert, tls_key) are taken
+// from the folder the file is in; without one, from the working directory.
 func Load(defaults []byte, path string) (*Config, error) {
 	var c Config
-	if err := decode(string(defaults), &c, "embedded default config"); err != nil {
+	if _, err := decode(string(defaults), &c, "embedded default config"); err != nil {
 		return nil, err
 	}
 	if path != "" {
@@ -137,9 +181,15 @@ func Load(defaults []byte, path string) (*Config, error) {
 		if err != nil {
 			return nil, fmt.Errorf("config: %w", err)
 		}
-		if err := decode(string(data), &c, path); err != nil {
+		md, err := decode(string(data), &c, path)
+		if err != nil {
 			return nil, err
 		}
+		if c.File, err = filepath.Abs(path); err != nil {
+			return nil, fmt.Errorf("config: %w", err)
+		}
+		c.AreasDirSet = md.IsDefined("server", "areas_dir")
+		c.fromFile(filepath.Dir(c.File))
 	}
 	if err := c.Validate(); err != nil {
 		where := path
@@ -151,17 +201,17 @@ func Load(defaults []byte, path string) (*Config, error) {
 	return &c, nil
 }
 
-func decode(data string, c *Config, where string) error {
+func decode(data string, c *Config, where string) (toml.MetaData, error) {
 	md, err := toml.Decode(data, c)
 	if err != nil {
 		var pe toml.ParseError
 		if errors.As(err, &pe) {
 			if pe.LastKey == "" {
-				return fmt.Errorf("config: %s: line %d: %s", where, pe.Position.Line, pe.Message)
+				return md, fmt.Errorf("config: %s: line %d: %s", where, pe.Position.Line, pe.Message)
 			}
-			return fmt.Errorf("config: %s: line %d: key %q: %s", where, pe.Position.Line, pe.LastKey, pe.Message)
+			return md, fmt.Errorf("config: %s: line %d: key %q: %s", where, pe.Position.Line, pe.LastKey, pe.Message)
 		}
-		return fmt.Errorf("config: %s: %w", where, err)
+		return md, fmt.Errorf("config: %s: %w", where, err)
 	}
 	if und := md.Undecoded(); len(und) > 0 {
 		keys := make([]string, len(und))
@@ -169,9 +219,20 @@ func decode(data string, c *Config, where string) error {
 			keys[i] = k.String()
 		}
 		sort.Strings(keys)
-		return fmt.Errorf("config: %s: unknown key %s", where, strings.Join(keys, ", "))
+		return md, fmt.Errorf("config: %s: unknown key %s", where, strings.Join(keys, ", "))
 	}
-	return nil
+	return md, nil
+}
+
+// fromFile makes every relative path in the configuration relative to dir,
+// the folder of the file it was read from, so that a server started with
+// -config finds the same files from any working directory.
+func (c *Config) fromFile(dir string) {
+	for _, p := range []*string{&c.Server.DataDir, &c.Server.AreasDir, &c.Server.TLSCert, &c.Server.TLSKey} {
+		if *p != "" && !filepath.IsAbs(*p) {
+			*p = filepath.Join(dir, *p)
+		}
+	}
 }
 
 // Validate checks every section.

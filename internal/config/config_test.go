@@ -75,6 +75,9 @@ func TestLoad_RefusalsNameTheKey(t *testing.T) {
 		{"[server]\nhttp_addr = \"192.0.2.7:4080\"\n", "server.http_addr"},
 		{"[server]\nhttp_addr = \"0.0.0.0:4080\"\nhttp_public = true\n", "server.admin_token"},
 		{"[server]\nadmin_token = \"short\"\n", "server.admin_token"},
+		{"[server]\nssh_addr = \"127.0.0.1:4000\"\n", "server.ssh_addr: \"127.0.0.1:4000\" is the address server.telnet_addr already listens on"},
+		{"[server]\ntelnet_addr = \":4022\"\n", "server.ssh_addr"},
+		{"[server]\ntls_addr = \"127.0.0.1:4080\"\n", "server.http_addr"},
 	} {
 		_, err := Load(defaults(t), write(t, tc.body))
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
@@ -102,5 +105,31 @@ func TestLoad_AdminAddress(t *testing.T) {
 		if _, err := Load(defaults(t), write(t, body)); err != nil {
 			t.Errorf("config %q: %v", body, err)
 		}
+	}
+}
+
+// Relative paths in a config file are from the folder the file is in, so a
+// server started with -config finds its files from any working directory;
+// without a file they are from the working directory.
+func TestLoad_RelativePathsAreFromTheFile(t *testing.T) {
+	p := write(t, "[server]\ndata_dir = \"state\"\ntls_cert = \"/etc/c.pem\"\ntls_key = \"k.pem\"\n")
+	c, err := Load(defaults(t), p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Dir(p)
+	if c.File != p || c.Server.DataDir != filepath.Join(dir, "state") || c.Server.AreasDir != filepath.Join(dir, "areas") ||
+		c.Server.TLSCert != "/etc/c.pem" || c.Server.TLSKey != filepath.Join(dir, "k.pem") {
+		t.Fatalf("from %s: file %q, data %q, areas %q, cert %q, key %q", p, c.File, c.Server.DataDir, c.Server.AreasDir, c.Server.TLSCert, c.Server.TLSKey)
+	}
+	if c.AreasDirSet {
+		t.Error("areas_dir counted as set by a file that does not name it")
+	}
+	if c, err := Load(defaults(t), write(t, "[server]\nareas_dir = \"world\"\n")); err != nil || !c.AreasDirSet {
+		t.Errorf("a file that names areas_dir: set %v, %v", c != nil && c.AreasDirSet, err)
+	}
+	c, err = Load(defaults(t), "")
+	if err != nil || c.File != "" || c.Server.DataDir != "data" {
+		t.Fatalf("without a file: %+v, %v", c, err)
 	}
 }

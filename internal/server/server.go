@@ -62,7 +62,7 @@ type Server struct {
 }
 
 // LoadContent reads the areas folder named in the config, or the fallback
-// when that folder does not exist.
+// when that folder does not exist and no config file named it.
 func LoadContent(cfg *config.Config, fallback fs.FS, log *slog.Logger) (*content.Set, string, error) {
 	dir := cfg.Server.AreasDir
 	fi, err := os.Stat(dir)
@@ -77,6 +77,11 @@ func LoadContent(cfg *config.Config, fallback fs.FS, log *slog.Logger) (*content
 	}
 	if fallback == nil {
 		return nil, dir, fmt.Errorf("server: areas folder %s does not exist", dir)
+	}
+	if cfg.AreasDirSet {
+		// The admin named this folder: serving the built-in world instead
+		// would hide the mistake.
+		return nil, dir, fmt.Errorf("server: areas_dir %s, named in %s, does not exist", dir, cfg.File)
 	}
 	if log != nil {
 		log.Info("server: no areas folder; serving the built-in starter world (run `zonemud init` to get editable files)", "areas_dir", dir)
