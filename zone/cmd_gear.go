@@ -322,14 +322,9 @@ func (z *Zone) doorCmd(c *Char, args, verb string) {
 			}
 			next = doorClosed
 		}
-		z.setDoor(c.room, d, map[doorState]string{doorOpen: "open", doorClosed: "closed", doorLocked: "locked"}[next])
+		z.changeDoor(c.room, d, next, verb)
 		z.sendLine(c, "You "+verb+" "+name+".")
 		z.act(c.room, c, c, "$n "+verb+"s "+name+".")
-		if other := z.localRoom(ex.To); other != nil {
-			for _, o := range other.people {
-				z.sendLine(o, capFirst(name)+" "+map[string]string{"open": "opens", "close": "closes", "lock": "clicks", "unlock": "clicks"}[verb]+" from the other side.")
-			}
-		}
 		return
 	}
 	it := findItem(c, what)

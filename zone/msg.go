@@ -1,5 +1,7 @@
 package zone
 
+import "zonemud/world/content"
+
 // Every message a zone's inbox or mailbox carries is one of the types in this
 // file. A message that carries a pointer hands ownership of what it points to
 // over to the receiving zone; its doc says so.
@@ -78,6 +80,17 @@ type noticeMsg struct {
 // admin announcements).
 type broadcastMsg struct{ text string }
 
+// doorMsg tells the zone across a border what a shared door is now: the
+// door of room (a ref here) in direction dir, whose exit leads to from (a
+// ref in the sending zone). verb, if set, is what a player did to it.
+type doorMsg struct {
+	room, from string
+	dir        content.Dir
+	state      doorState
+	at         doorStamp
+	verb       string
+}
+
 // saveNowMsg asks for a checkpoint now, outside the zone's cadence; done is
 // called once the batch (if anything changed) is queued with the saver.
 type saveNowMsg struct{ done func() }
@@ -110,6 +123,7 @@ func (transferMsg) isMsg()  {}
 func (tellMsg) isMsg()      {}
 func (noticeMsg) isMsg()    {}
 func (broadcastMsg) isMsg() {}
+func (doorMsg) isMsg()      {}
 func (saveNowMsg) isMsg()   {}
 func (savedMsg) isMsg()     {}
 func (heartbeatMsg) isMsg() {}

@@ -81,33 +81,6 @@ func (z *Zone) resetItem(rs *content.Reset, room *Room) {
 	}
 }
 
-// setDoor sets a door and, where the room beyond has a door back, that one
-// too, so the two sides agree.
-func (z *Zone) setDoor(room *Room, d content.Dir, state string) {
-	var s doorState
-	switch state {
-	case "open":
-		s = doorOpen
-	case "closed":
-		s = doorClosed
-	case "locked":
-		s = doorLocked
-	default:
-		return
-	}
-	if room.doors[d] == doorNone {
-		return
-	}
-	room.doors[d] = s
-	ex := room.proto.Exits[d]
-	if other := z.localRoom(ex.To); other != nil {
-		back := d.Reverse()
-		if other.doors[back] != doorNone && other.proto.Exits[back] != nil && other.proto.Exits[back].To == room.ref() {
-			other.doors[back] = s
-		}
-	}
-}
-
 // spawnMob makes a mob from its prototype in room.
 func (z *Zone) spawnMob(p *content.Mob, room *Room) *Char {
 	hp := p.HP.Roll(z.rng.IntN)

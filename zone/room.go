@@ -9,6 +9,9 @@ type Room struct {
 	people []*Char
 	items  []*Item
 	doors  [content.NumDirs]doorState
+	// doorAt stamps each door on a zone border with its last change, so
+	// the two zones that share it agree on one state (door.go).
+	doorAt [content.NumDirs]doorStamp
 	// objVer counts changes to the persistent items lying here; objSaved
 	// is the count the last queued checkpoint carried.
 	objVer, objSaved uint64

@@ -363,3 +363,38 @@ func TestInstance_PlacesNoStoredObjects(t *testing.T) {
 		t.Fatal("an instance placed a stored persistent object")
 	}
 }
+
+// A door on a zone border changed on both sides at once ends the same on
+// both: the later stamp wins everywhere.
+func TestDoor_BorderSidesAgree(t *testing.T) {
+	w, em := benchWorld(t)
+	ww := w.Zone("whisperwood")
+	ww.BootForTest()
+	drain := func() {
+		for i := 0; i < 3; i++ {
+			em.DrainForTest()
+			ww.DrainForTest()
+		}
+	}
+	drain()
+	gate, edge := "emberfall:room:north_gate", "whisperwood:room:forest_edge"
+	if a, b := em.DoorState(gate, "north"), ww.DoorState(edge, "south"); a != b {
+		t.Fatalf("after boot the gate is %s on one side and %s on the other", a, b)
+	}
+	em.SetDoorForTest(gate, "north", "open")
+	drain()
+	if got := ww.DoorState(edge, "south"); got != "open" {
+		t.Fatalf("opened in emberfall, the gate is %s in the whisperwood", got)
+	}
+	for _, first := range []string{"emberfall", "whisperwood"} {
+		em.SetDoorForTest(gate, "north", "open")
+		ww.SetDoorForTest(edge, "south", "closed")
+		if first == "whisperwood" {
+			ww.SetDoorForTest(edge, "south", "locked")
+		}
+		drain()
+		if a, b := em.DoorState(gate, "north"), ww.DoorState(edge, "south"); a != b {
+			t.Fatalf("changed on both sides at once: %s on one side, %s on the other", a, b)
+		}
+	}
+}

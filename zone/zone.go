@@ -455,6 +455,8 @@ func (z *Zone) handle(m msg) {
 		for _, c := range z.players {
 			z.sendLine(c, m.text)
 		}
+	case doorMsg:
+		z.handleDoor(m)
 	case saveNowMsg:
 		z.saveNow(m)
 	case savedMsg:
@@ -574,6 +576,7 @@ func (z *Zone) boot() {
 	z.objects = nil
 	z.startScripts()
 	z.resetZone(true)
+	z.greetBorderDoors()
 	z.startCheckpoints()
 	if z.proto.ResetSecs > 0 {
 		z.pulses.every(uint64(z.proto.ResetSecs)*uint64(time.Second/PulseInterval), func() { z.resetZone(false) })

@@ -240,3 +240,36 @@ func TestGame_NewcomerEdges(t *testing.T) {
 	}
 	p.Quit()
 }
+
+// The north gate is one door, though its two sides are in two zones: a
+// player who opens it and walks through finds it open behind them and
+// walks back; closed from one side, it is closed on the other, and the
+// people there hear it.
+func TestGame_NorthGateIsOneDoor(t *testing.T) {
+	srv := servertest.Start(t, nil)
+	a := servertest.Dial(t, srv.TelnetAddr())
+	a.Create("Walker", "walker-pass")
+	b := servertest.Dial(t, srv.TelnetAddr())
+	b.Create("Warder", "warder-pass")
+	for _, c := range []*servertest.Client{a, b} {
+		c.DoExpect("north", "Temple Street")
+		c.DoExpect("north", "Before the Temple")
+		c.DoExpect("north", "The North Gate")
+	}
+	a.DoExpect("open gate", "You open the north gate.")
+	a.DoExpect("north", "Edge of the Whisperwood")
+	if out := a.Expect("Exits:") + a.Expect("\n"); !strings.Contains(out, "south") || strings.Contains(out, "[south]") {
+		t.Fatalf("the gate shows closed behind a player who walked through it: %q", out)
+	}
+	a.DoExpect("south", "The North Gate")
+	a.DoExpect("north", "Edge of the Whisperwood")
+
+	b.DoExpect("close gate", "You close the north gate.")
+	a.Expect("The north gate closes from the other side.")
+	a.DoExpect("south", "The north gate is closed.")
+	a.DoExpect("open gate", "You open the north gate.")
+	b.Expect("The north gate opens from the other side.")
+	b.DoExpect("north", "Edge of the Whisperwood")
+	b.DoExpect("south", "The North Gate")
+	a.DoExpect("south", "The North Gate")
+}
