@@ -75,3 +75,42 @@ end`, "bench.toml", 1, "bench:tick")
 	b.ReportMetric(float64(len(h.reports)), "reports")
 	b.ReportMetric(float64(vm.Stats().MemBytes), "vm-bytes")
 }
+
+// BenchmarkWork runs scripts of typical kinds to their budget's worth of
+// work and reports the time per unit of a call's budget: how the default
+// budgets (max_instructions, pulse_instructions) translate into time on
+// the machine at hand.
+func BenchmarkWork(b *testing.B) {
+	for _, bc := range []struct{ name, src string }{
+		{"arithmetic_loop", `function on_tick() local x = 0 for i = 1, 20000 do x = x + i * 2 end self.state.x = x end`},
+		{"table_and_calls", `function on_tick() local t = {} for i = 1, 2000 do t[#t + 1] = math.floor(i / 3) end self.state.n = #t end`},
+		{"strings", `function on_tick() local s = "" for i = 1, 500 do s = string.sub(s .. tostring(i), -64) end self.state.s = s end`},
+		{"handles", `function on_tick() for i = 1, 1000 do local r = self:room() local n = self:name() end end`},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			h := newFakeHost("ember")
+			cfg := DefaultConfig()
+			cfg.MaxInstructions = 100000000
+			cfg.PulseInstructions = cfg.MaxInstructions
+			vm := New(h, cfg)
+			defer vm.Close()
+			c, err := Compile(bc.src, "bench.toml", 1, "bench")
+			if err != nil {
+				b.Fatal(err)
+			}
+			if err := vm.Attach(char(2), c); err != nil {
+				b.Fatal(err)
+			}
+			before := vm.Stats().Work
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				vm.Fire(char(2), "on_tick")
+			}
+			b.StopTimer()
+			work := vm.Stats().Work - before
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(work), "ns/unit")
+			b.ReportMetric(float64(work)/float64(b.N), "units/op")
+			b.ReportMetric(float64(len(h.reports)), "reports")
+		})
+	}
+}

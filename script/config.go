@@ -5,8 +5,21 @@ import "fmt"
 // Config is the [lua] section of config.toml: the limits every VM of the
 // process runs its scripts under.
 type Config struct {
-	// DeadlineMs is the wall-clock budget of one call into Lua (a trigger,
-	// a timer, an entity's chunk), nested triggers included.
+	// MaxInstructions is the budget of one call into Lua (a trigger, a
+	// timer, an entity's chunk), nested triggers included: VM
+	// instructions, with the work of library functions that loop or build
+	// strings counted in the same units. It is a count, so a call's fate
+	// never depends on how busy the machine is.
+	MaxInstructions int `toml:"max_instructions"`
+	// PulseInstructions is a zone's budget for all of its scripts' calls
+	// in one pulse (a quarter second), in the same units. Once it is spent,
+	// on_tick triggers and mud.after timers wait for a later pulse, and the
+	// zone reports its heaviest scripts; triggers a player's action fires
+	// (on_command, on_greet, ...) still run.
+	PulseInstructions int `toml:"pulse_instructions"`
+	// DeadlineMs is a hang guard: the wall-clock time one call may run
+	// before it is stopped whatever its count. The budget is the limit
+	// that matters; this only catches work the count does not see.
 	DeadlineMs int `toml:"deadline_ms"`
 	// CallStackSize bounds Lua call depth (recursion, nested pcall).
 	CallStackSize int `toml:"call_stack_size"`
@@ -32,8 +45,9 @@ type Config struct {
 	// keeps between calls: self.state, and separately its globals and the
 	// upvalues of its functions. Checked after each call.
 	MaxStateBytes int `toml:"max_state_bytes"`
-	// BreakerThreshold failures (errors or timeouts) within the last
-	// BreakerWindowCalls calls of a script switch it off.
+	// BreakerThreshold is the failure score that switches a script off:
+	// an error adds 1, a timeout 2, and each failure weighs half as much
+	// BreakerWindowCalls calls later (see breaker).
 	BreakerThreshold   int `toml:"breaker_threshold"`
 	BreakerWindowCalls int `toml:"breaker_window_calls"`
 }
@@ -41,7 +55,9 @@ type Config struct {
 // DefaultConfig returns the limits used when config.toml sets none.
 func DefaultConfig() Config {
 	return Config{
-		DeadlineMs:         5,
+		MaxInstructions:    200000,
+		PulseInstructions:  1000000,
+		DeadlineMs:         250,
 		CallStackSize:      200,
 		RegistrySize:       1024,
 		RegistryMaxSize:    65536,
@@ -65,8 +81,11 @@ func (c Config) Validate() error {
 		v        int
 		min, max int
 	}{
-		// A deadline past a second lets one script stall a zone for
-		// seconds and, through allocation, grow the heap for as long.
+		// A budget or a hang guard of seconds lets one script stall a
+		// zone for seconds and, through allocation, grow the heap for
+		// as long.
+		{"max_instructions", c.MaxInstructions, 1000, 100000000},
+		{"pulse_instructions", c.PulseInstructions, 1000, 1000000000},
 		{"deadline_ms", c.DeadlineMs, 1, 1000},
 		{"call_stack_size", c.CallStackSize, 16, 10000},
 		{"registry_size", c.RegistrySize, 64, 1 << 20},
@@ -91,6 +110,9 @@ func (c Config) Validate() error {
 	}
 	if c.MaxPatternSubject > c.MaxStringBytes {
 		return fmt.Errorf("lua.max_pattern_subject: %d is above lua.max_string_bytes %d", c.MaxPatternSubject, c.MaxStringBytes)
+	}
+	if c.PulseInstructions < c.MaxInstructions {
+		return fmt.Errorf("lua.pulse_instructions: %d is below lua.max_instructions %d", c.PulseInstructions, c.MaxInstructions)
 	}
 	if c.BreakerThreshold > c.BreakerWindowCalls {
 		return fmt.Errorf("lua.breaker_threshold: %d is above lua.breaker_window_calls %d", c.BreakerThreshold, c.BreakerWindowCalls)

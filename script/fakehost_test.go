@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 	"testing"
+	"time"
 )
 
 // fakeHost is a test double of a zone: a few rooms, characters and items
@@ -359,10 +360,15 @@ type world struct {
 	vm   *VM
 }
 
+// newWorld returns a VM on a fake zone. Its calls are limited by their
+// instruction budget only: the wall-clock hang guard is set to an hour, so
+// no stall of a loaded test machine decides an outcome. The hang guard has
+// tests of its own.
 func newWorld(t testing.TB, zone string, cfg Config) *world {
 	t.Helper()
 	h := newFakeHost(zone)
 	vm := New(h, cfg)
+	vm.deadline = time.Hour
 	h.vm = vm
 	t.Cleanup(vm.Close)
 	return &world{t: t, host: h, vm: vm}

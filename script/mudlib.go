@@ -70,10 +70,16 @@ func (vm *VM) mudAfter(L *lua.LState) int {
 }
 
 // fireTimer runs a due timer, if it still exists and its entity still has
-// the script that scheduled it.
+// the script that scheduled it. While the zone's budget for this pulse is
+// spent, the timer waits for the next pulse.
 func (vm *VM) fireTimer(id int64) {
 	t, ok := vm.timers[id]
 	if !ok || vm.closed {
+		return
+	}
+	if vm.OverBudget() && t.owner.attached {
+		vm.stats.Deferred++
+		t.cancel = vm.host.After(1, func() { vm.fireTimer(id) })
 		return
 	}
 	delete(vm.timers, id)

@@ -4,7 +4,7 @@ package script
 //
 // gopher-lua's own matcher (package pm) runs to completion inside one Go
 // call, and a backtracking pattern such as ".-.-.-.-b" on a long subject
-// never returns; the VM only checks its deadline between instructions.
+// never returns; the VM only counts and checks between instructions.
 // This matcher follows lstrlib.c of Lua 5.1 and differs in three ways: it
 // counts steps and asks expired every patternCheckEvery steps, it bounds
 // its recursion at maxMatchDepth ("pattern too complex"), and a pattern
@@ -24,7 +24,7 @@ type capture struct {
 }
 
 // matchState is one search of pat in src. raise must not return (it
-// raises a Lua error); expired reports that the call's deadline passed.
+// raises a Lua error); expired charges the steps to the call and reports whether it must stop.
 type matchState struct {
 	src, pat string
 	level    int
@@ -43,7 +43,7 @@ func (m *matchState) fail(msg string) {
 func (m *matchState) step() {
 	m.steps++
 	if m.steps&(patternCheckEvery-1) == 0 && m.expired != nil && m.expired() {
-		m.fail("pattern matching stopped: deadline exceeded")
+		m.fail("pattern matching stopped: over the call's budget")
 	}
 }
 

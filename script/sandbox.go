@@ -10,7 +10,7 @@ import (
 
 // maxArrayIndex replaces gopher-lua's MaxArrayIndex (64M). An assignment
 // t[k] = v with an integer k below that index pads the table's array part
-// with nils up to k, all inside one VM instruction, between two deadline
+// with nils up to k, all inside one VM instruction, between two budget
 // checks: in stock gopher-lua v1.1.2, `local t = {} t[67108863] = 1` ran
 // for 45 s and allocated 5.9 GB on the development machine. Above the
 // index, integer keys go to the hash part: correct Lua, only slower,
@@ -95,6 +95,9 @@ func (vm *VM) open() {
 		b.RawSetString(name, g.RawGetString(name))
 	}
 	b.RawSetString("print", vm.fn(vm.luaPrint))
+	for _, name := range []string{"pcall", "xpcall"} {
+		b.RawSetString(name, vm.fn(vm.charged(g.RawGetString(name).(*lua.LFunction).GFunction)))
+	}
 	b.RawSetString("setmetatable", vm.fn(vm.luaSetMetatable(g.RawGetString("setmetatable").(*lua.LFunction))))
 
 	str := vm.stringLib(origString)
@@ -131,17 +134,58 @@ func (vm *VM) open() {
 	}
 }
 
+// goCallUnits is what a call of one of the sandbox's Go functions (a
+// handle method, a mud function, a guarded library function) adds to the
+// running call's budget on top of its instruction: such a call costs about
+// as much as that many instructions.
+const goCallUnits = 4
+
 // fn wraps a Go function for Lua. The wrapper refuses to run on any Lua
 // state but this VM's: a function value can only reach another VM through
 // a bug in Go code, and running it there would touch this zone from the
-// other zone's goroutine.
+// other zone's goroutine. It charges the call's budget goCallUnits.
 func (vm *VM) fn(f lua.LGFunction) *lua.LFunction {
 	return vm.ls.NewFunction(func(L *lua.LState) int {
 		if L != vm.ls {
 			L.RaiseError("function of another zone's VM")
 		}
+		vm.meter.used += goCallUnits
 		return f(L)
 	})
+}
+
+// Costs of an error caught by pcall or xpcall, in budget units. Raising
+// and catching an error formats positions and a traceback of the whole
+// call stack in Go, all inside one instruction of the caller.
+const (
+	caughtUnits   = 50 // an error caught near the top of the stack
+	perFrameUnits = 8  // and for each frame of Lua calls below the catch
+)
+
+// charged wraps pcall or xpcall: an error they catch is charged to the
+// running call's budget by the depth of the call stack where it is caught,
+// so a script that fails over and over inside pcall (deep recursion
+// through pcall) pays for the Go work of every failure.
+func (vm *VM) charged(f lua.LGFunction) lua.LGFunction {
+	return func(L *lua.LState) int {
+		n := f(L)
+		if n >= 1 && L.Get(-n) == lua.LFalse {
+			vm.meter.charge(caughtUnits + perFrameUnits*int64(callDepth(L)))
+		}
+		return n
+	}
+}
+
+// callDepth is the number of call frames on L's stack, to within a factor
+// of two, in about that many steps.
+func callDepth(L *lua.LState) int {
+	n := 1
+	for {
+		if _, ok := L.GetStack(n); !ok {
+			return n
+		}
+		n *= 2
+	}
 }
 
 // freeze returns a read-only proxy of t: reads go through to t, writes

@@ -187,7 +187,7 @@ func (vm *VM) checkState(e *entity, b *breaker) bool {
 		vm.stats.StateOver++
 		e.state = vm.ls.NewTable()
 		vm.failed(e, b, fmt.Sprintf("%s:%d: self.state is over %d bytes (estimated); it was reset to an empty table",
-			e.c.file, e.c.lineOffset, limit), true)
+			e.c.file, e.c.lineOffset, limit), weightError)
 		s.start(vm.frozen)
 		stateSize = 0
 	}
@@ -204,7 +204,7 @@ func (vm *VM) checkState(e *entity, b *breaker) bool {
 	if envSize > limit {
 		vm.stats.StateOver++
 		vm.failed(e, b, fmt.Sprintf("%s:%d: the script's globals and upvalues are over %d bytes (estimated); the script was detached from its entity",
-			e.c.file, e.c.lineOffset, limit), true)
+			e.c.file, e.c.lineOffset, limit), weightError)
 		vm.detach(e)
 		return false
 	}

@@ -12,8 +12,9 @@ import (
 // The string library. Every function that can build a string checks the
 // result against Config.MaxStringBytes before building it, and the
 // pattern functions refuse subjects over Config.MaxPatternSubject and run
-// on an interruptible matcher: a single Go call never checks the VM's
-// deadline, so each one here bounds its own work. byte, char, len,
+// on an interruptible matcher: a single Go call is one VM instruction, so
+// each one here charges the call's budget for its own work (built, and the
+// matcher's steps) and stops when the call must. byte, char, len,
 // reverse and sub are gopher-lua's own: their output is no larger than
 // their input (byte and char are bounded by the value stack).
 
@@ -35,6 +36,16 @@ func (vm *VM) stringLib(orig *lua.LTable) *lua.LTable {
 		t.RawSetString(name, vm.fn(f))
 	}
 	return t
+}
+
+// bytesPerUnit is how many bytes of a string a library call builds for
+// one unit of a call's budget: about the time of one VM instruction.
+const bytesPerUnit = 256
+
+// built charges the running call for building a string of n bytes. A call
+// that this takes over its budget stops at its next instruction.
+func (vm *VM) built(n int) {
+	vm.meter.charge(int64(n / bytesPerUnit))
 }
 
 // tooLarge raises the error for a string over the cap.
@@ -66,6 +77,7 @@ func (vm *VM) luaConcat(L *lua.LState) int {
 				}
 				j--
 			}
+			vm.built(total)
 			var sb strings.Builder
 			sb.Grow(total)
 			for k := j + 1; k <= i; k++ {
@@ -115,6 +127,7 @@ func (vm *VM) strRep(L *lua.LState) int {
 		vm.tooLarge(L, "string.rep", size)
 	}
 	count := int(n)
+	vm.built(int(float64(len(s))*n + float64(len(sep))*(n-1)))
 	var out string
 	if sep == "" {
 		out = strings.Repeat(s, count)
@@ -135,6 +148,7 @@ func (vm *VM) mapBytes(L *lua.LState, fname string, lo, hi byte, delta int) int 
 	if len(s) > vm.cfg.MaxStringBytes {
 		vm.tooLarge(L, fname, float64(len(s)))
 	}
+	vm.built(len(s))
 	b := []byte(s)
 	for i, c := range b {
 		if lo <= c && c <= hi {
@@ -253,6 +267,7 @@ func (vm *VM) strFormat(L *lua.LState) int {
 			L.RaiseError("invalid option '%%%c' to 'format'", conv)
 		}
 	}
+	vm.built(len(out))
 	L.Push(lua.LString(out))
 	return 1
 }
@@ -313,8 +328,13 @@ func (vm *VM) subject(L *lua.LState, fname string) string {
 	return s
 }
 
-// matcher returns a matchState for src and pat that raises Lua errors and
-// stops when the running call's deadline has passed.
+// patternStepsPerUnit is how many matcher steps cost one unit of a call's
+// budget: a step is a few times cheaper than a VM instruction.
+const patternStepsPerUnit = 4
+
+// matcher returns a matchState for src and pat that raises Lua errors,
+// charges the running call for its steps and stops when the call is over
+// its budget or its hang guard.
 func (vm *VM) matcher(L *lua.LState, fname, src, pat string) *matchState {
 	return &matchState{
 		src: src,
@@ -323,8 +343,7 @@ func (vm *VM) matcher(L *lua.LState, fname, src, pat string) *matchState {
 			L.RaiseError("%s: %s", fname, msg)
 		},
 		expired: func() bool {
-			ctx := L.Context()
-			return ctx != nil && ctx.Err() != nil
+			return vm.meter.charge(patternCheckEvery / patternStepsPerUnit)
 		},
 	}
 }
@@ -479,6 +498,7 @@ loop:
 		}
 	}
 	add(src[s:])
+	vm.built(len(out))
 	L.Push(lua.LString(out))
 	L.Push(lua.LNumber(n))
 	return 2

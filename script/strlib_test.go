@@ -28,7 +28,7 @@ func (w *world) eval(expr string) string {
 // Results as Lua 5.1 gives them; a want starting with ~ need only be
 // contained in the result.
 func TestStrings_Lua51(t *testing.T) {
-	w := newWorld(t, "ember", slack())
+	w := newWorld(t, "ember", DefaultConfig())
 	for _, tc := range []struct{ expr, want string }{
 		{`string.find("hello world", "o w")`, "5|7"},
 		{`string.find("hello", "l+")`, "3|4"},
@@ -159,7 +159,7 @@ func TestStrings_MatchesGopherLua(t *testing.T) {
 	subjects := []string{"", "a", "aaa", "abc", "aab", "hello world", "  pad  ", "key=val x=y", "xay xby", "a.b-c]d", "bxxaxyb", "AbcDef 123", "\x00a\x00", "a\nb"}
 	stock := lua.NewState()
 	defer stock.Close()
-	w := newWorld(t, "ember", slack())
+	w := newWorld(t, "ember", DefaultConfig())
 	stockEval := func(expr string) string {
 		if err := stock.DoString("local function pack(...) return select('#', ...), {...} end\n" +
 			"local n, r = pack(pcall(function() return " + expr + " end))\n" +

@@ -9,8 +9,9 @@ import (
 
 // The table library. gopher-lua's functions write raw, past any
 // __newindex, so each writer refuses the builtin tables first. concat is
-// checked against the string cap; sort asks for the deadline as it
-// compares, since one sort of a large table is a single Go call.
+// checked against the string cap; sort charges the call's budget as it
+// compares, and stops when the call must, since one sort of a large table
+// is a single Go call.
 
 func (vm *VM) tableLib(orig *lua.LTable) *lua.LTable {
 	t := vm.ls.NewTable()
@@ -54,6 +55,7 @@ func (vm *VM) tableConcat(L *lua.LState) int {
 			sb.WriteString(sep)
 		}
 	}
+	vm.built(sb.Len())
 	L.Push(lua.LString(sb.String()))
 	return 1
 }
@@ -73,10 +75,8 @@ func (vm *VM) tableSort(L *lua.LState) int {
 	steps := 0
 	less := func(a, b int) bool {
 		steps++
-		if steps&(patternCheckEvery-1) == 0 {
-			if ctx := L.Context(); ctx != nil && ctx.Err() != nil {
-				L.RaiseError("table.sort stopped: deadline exceeded")
-			}
+		if steps&(patternCheckEvery-1) == 0 && vm.meter.charge(patternCheckEvery) {
+			L.RaiseError("table.sort stopped: over the call's budget")
 		}
 		if cmp == nil {
 			return L.LessThan(vals[a], vals[b])

@@ -1,9 +1,10 @@
 package script
 
 import (
-	"context"
+	"cmp"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -25,11 +26,11 @@ const maxReportBytes = 1024
 type VM struct {
 	host     Host          // immutable after New
 	cfg      Config        // immutable after New
-	deadline time.Duration // immutable after New
+	deadline time.Duration // immutable after New: the hang guard of one call
 
 	// Everything below: zone goroutine only.
 	ls         *lua.LState
-	dl         *deadline                // the context of every outermost call
+	meter      *meter                   // the context of every outermost call
 	builtins   *lua.LTable              // the frozen globals every env falls back to
 	envMeta    *lua.LTable              // metatable of every entity env
 	handleMeta *lua.LTable              // metatable of every handle
@@ -44,6 +45,7 @@ type VM struct {
 	breakers   map[*Compiled]*breaker   // per compiled script
 	frames     [maxNestedCalls]frame    // calls in progress, innermost last
 	depth      int                      // frames in use
+	pulseUsed  int64                    // work of every call since StartPulse
 	sizer      sizer                    // reused by the state check
 	stats      Stats                    // counters; the gauges are filled in by Stats
 	closed     bool
@@ -78,7 +80,10 @@ type timer struct {
 type Stats struct {
 	Calls      uint64 // calls into Lua
 	Errors     uint64 // calls that raised an error (timeouts excluded)
-	Timeouts   uint64 // calls stopped by their deadline
+	Timeouts   uint64 // calls stopped by their budget or the hang guard
+	Work       uint64 // instructions (and library work) of every call
+	Deferred   uint64 // on_tick triggers and mud.after timers put off: the pulse budget was spent
+	Overruns   uint64 // pulses whose budget was spent
 	StateOver  uint64 // state checks that found an entity's data over the cap
 	ScriptsOff int    // scripts switched off by their breaker
 	Entities   int    // entities with a script attached
@@ -109,7 +114,7 @@ func New(h Host, cfg Config) *VM {
 	}
 	vm.sizer.seen = make(map[any]struct{})
 	vm.sizer.entry = vm.sizer.visit
-	vm.dl = newDeadline()
+	vm.meter = newMeter()
 	vm.open()
 	return vm
 }
@@ -129,7 +134,7 @@ func (vm *VM) Close() {
 	vm.entities = map[ID]*entity{}
 	vm.handles = map[ID]*lua.LUserData{}
 	vm.closed = true
-	vm.dl.stop()
+	vm.meter.stop()
 	vm.ls.Close()
 }
 
@@ -311,6 +316,69 @@ func (vm *VM) Stats() Stats {
 	return s
 }
 
+// StartPulse begins a zone pulse: the work of calls from now on counts
+// against Config.PulseInstructions afresh. It reports whether the pulse
+// that ends spent its whole budget.
+func (vm *VM) StartPulse() (overran bool) {
+	overran = vm.OverBudget()
+	if overran {
+		vm.stats.Overruns++
+	}
+	vm.pulseUsed = 0
+	return overran
+}
+
+// Tick fires the entity's on_tick, unless this pulse's budget is spent:
+// then it counts the trigger as deferred and reports false, and the zone
+// fires it in a later pulse.
+func (vm *VM) Tick(id ID) (ran bool) {
+	if vm.OverBudget() {
+		vm.stats.Deferred++
+		return false
+	}
+	vm.Fire(id, "on_tick")
+	return true
+}
+
+// PulseWork is the work of every call since StartPulse, in the units of
+// Config.PulseInstructions.
+func (vm *VM) PulseWork() int64 { return vm.pulseUsed }
+
+// OverBudget reports whether this pulse's budget is spent. The zone then
+// defers on_tick triggers; the VM defers mud.after timers itself.
+func (vm *VM) OverBudget() bool { return vm.pulseUsed >= int64(vm.cfg.PulseInstructions) }
+
+// ScriptWork is one script's share of a zone's script work.
+type ScriptWork struct {
+	Key  string // the script's identity ("emberfall:mob:priestess")
+	File string // its area file
+	Line int    // the area-file line it starts on
+	Work int64  // instructions and library work
+}
+
+// TakeHeaviest returns the n scripts that did the most work since the
+// previous TakeHeaviest (or since they were attached), heaviest first, and
+// starts every script's count afresh.
+func (vm *VM) TakeHeaviest(n int) []ScriptWork {
+	var out []ScriptWork
+	for c, b := range vm.breakers {
+		if b.used > 0 {
+			out = append(out, ScriptWork{Key: c.key, File: c.file, Line: c.lineOffset, Work: b.used})
+		}
+		b.used = 0
+	}
+	slices.SortFunc(out, func(a, b ScriptWork) int {
+		if a.Work != b.Work {
+			return cmp.Compare(b.Work, a.Work)
+		}
+		return strings.Compare(a.Key, b.Key)
+	})
+	if len(out) > n {
+		out = out[:n]
+	}
+	return out
+}
+
 // Fixed costs in the memory estimate, in bytes: the heap growth measured
 // (runtime.MemStats after GC) around creating VMs, handles and timers on
 // gopher-lua v1.1.2, rounded. They only need to be of the right order.
@@ -330,10 +398,11 @@ func (vm *VM) cur() *frame {
 }
 
 // call is the one way into Lua. It runs fn as entity e under the call's
-// deadline, protected, restores the value stack, converts a failure into a
-// "file:line: message" report, charges the script's breaker and checks the
-// size of the entity's data afterwards. A nested call (a trigger fired by
-// an act of another script) shares the outer call's deadline.
+// budget and hang guard (meter), protected, restores the value stack,
+// converts a failure into a "file:line: message" report, charges the
+// script's breaker and checks the size of the entity's data afterwards. A
+// nested call (a trigger fired by an act of another script) shares the
+// outer call's budget, and its work is the outer script's.
 func (vm *VM) call(e *entity, fn lua.LValue, args ...lua.LValue) (ret lua.LValue, ok bool) {
 	if vm.closed || !e.attached {
 		return lua.LNil, false
@@ -343,21 +412,20 @@ func (vm *VM) call(e *entity, fn lua.LValue, args ...lua.LValue) (ret lua.LValue
 		return lua.LNil, false
 	}
 	if vm.depth >= maxNestedCalls {
-		vm.failed(e, b, fmt.Sprintf("%s:%d: triggers nested more than %d deep", e.c.file, e.c.lineOffset, maxNestedCalls), true)
+		vm.failed(e, b, fmt.Sprintf("%s:%d: triggers nested more than %d deep", e.c.file, e.c.lineOffset, maxNestedCalls), weightError)
 		return lua.LNil, false
 	}
 	L := vm.ls
 	outer := vm.depth == 0
 	if outer {
-		vm.dl.arm(vm.deadline)
-		L.SetContext(vm.dl)
+		vm.meter.arm(int64(vm.cfg.MaxInstructions), vm.deadline)
+		L.SetContext(vm.meter)
 	}
-	ctx := L.Context()
 	vm.frames[vm.depth] = frame{ent: e}
 	vm.depth++
 	base := L.GetTop()
 	err := vm.pcall(fn, args)
-	timeout := err != nil && ctx.Err() == context.DeadlineExceeded
+	stopped := err != nil && (vm.meter.over() || vm.meter.hung())
 	if err == nil {
 		ret = L.Get(-1)
 	}
@@ -365,23 +433,34 @@ func (vm *VM) call(e *entity, fn lua.LValue, args ...lua.LValue) (ret lua.LValue
 	vm.depth--
 	vm.frames[vm.depth] = frame{}
 	if outer {
-		vm.dl.disarm()
+		vm.meter.disarm()
 		L.RemoveContext()
+		used := min(vm.meter.used, vm.meter.limit+1)
+		vm.pulseUsed += used
+		vm.stats.Work += uint64(used)
+		b.used += used
 	}
 	vm.stats.Calls++
 	ok = err == nil
 	if err != nil {
-		if timeout {
+		if stopped {
 			vm.stats.Timeouts++
 		} else {
 			vm.stats.Errors++
 		}
-		// A nested call cut short by the outer call's deadline is not its
+		// A nested call cut short by the outer call's budget is not its
 		// own fault; the outer script is charged when it returns.
-		vm.failed(e, b, vm.message(e.c, err, timeout), outer || !timeout)
+		w := weightError
+		switch {
+		case stopped && !outer:
+			w = 0
+		case stopped:
+			w = weightTimeout
+		}
+		vm.failed(e, b, vm.message(e.c, err, stopped), w)
 	}
 	if vm.checkState(e, b) && ok {
-		b.record(false)
+		b.record(0)
 	}
 	return ret, ok
 }
@@ -398,21 +477,22 @@ func (vm *VM) pcall(fn lua.LValue, args []lua.LValue) (err error) {
 	return vm.ls.CallByParam(lua.P{Fn: fn, NRet: 1, Protect: true}, args...)
 }
 
-// failed reports a failure of e's script and charges its breaker.
-func (vm *VM) failed(e *entity, b *breaker, msg string, charge bool) {
+// failed reports a failure of e's script and charges its breaker with
+// weight (0: not its fault).
+func (vm *VM) failed(e *entity, b *breaker, msg string, weight float64) {
 	vm.host.Report(e.c.key, msg)
-	if !charge {
+	if weight == 0 {
 		return
 	}
-	if b.record(true) {
-		vm.host.Report(e.c.key, fmt.Sprintf("%s:%d: script switched off after %d failures in its last %d calls; it runs again after a restart",
+	if b.record(weight) {
+		vm.host.Report(e.c.key, fmt.Sprintf("%s:%d: script switched off: it fails too often (a failure score of %d, where each failure weighs half as much %d calls later); it runs again after a restart",
 			e.c.file, e.c.lineOffset, vm.cfg.BreakerThreshold, vm.cfg.BreakerWindowCalls))
 	}
 }
 
 // message turns a call's error into "file:line: message" with the
 // area-file line where the script failed.
-func (vm *VM) message(c *Compiled, err error, timeout bool) string {
+func (vm *VM) message(c *Compiled, err error, stopped bool) string {
 	text := err.Error()
 	trace := ""
 	var ae *lua.ApiError
@@ -433,8 +513,11 @@ func (vm *VM) message(c *Compiled, err error, timeout bool) string {
 	if pos == "" {
 		pos = c.file + ":" + strconv.Itoa(c.lineOffset)
 	}
-	if timeout {
-		rest = fmt.Sprintf("script timed out (deadline %s)", vm.deadline)
+	switch {
+	case stopped && vm.meter.over():
+		rest = fmt.Sprintf("script timed out: over its budget of %d instructions", vm.cfg.MaxInstructions)
+	case stopped:
+		rest = fmt.Sprintf("script timed out: still running after %s (the hang guard)", vm.deadline)
 	}
 	msg := pos + ": " + rest
 	if len(msg) > maxReportBytes {

@@ -5,6 +5,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"zonemud/script"
 	"zonemud/world/content"
 )
 
@@ -40,6 +41,15 @@ func (z *Zone) BootForTest() {
 
 // TickForTest runs one pulse.
 func (z *Zone) TickForTest() { z.tick() }
+
+// ScriptWorkForTest is the work the zone's scripts have done in this pulse
+// so far (after TickForTest: in the pulse it ran), and the VM's counters.
+func (z *Zone) ScriptWorkForTest() (int64, script.Stats) {
+	if z.vm == nil {
+		return 0, script.Stats{}
+	}
+	return z.vm.PulseWork(), z.vm.Stats()
+}
 
 // HandleForTest handles one inbox message and flushes output, as one turn
 // of Run would.

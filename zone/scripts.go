@@ -2,6 +2,7 @@ package zone
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -78,22 +79,75 @@ func (z *Zone) attachTo(id script.ID, src *content.Script) {
 	}
 }
 
-// scriptTick fires on_tick, once a second, for entities that define it,
-// and stops itself when none is left.
+// scriptTick starts a round of on_tick, once a second, for the entities
+// that define it, and stops itself when none is left. A round that the
+// zone's script budget cut short goes on in the following pulses
+// (runTicks); one still unfinished when the next begins is cut, and the
+// next round starts where it stopped, so every entity gets its turn.
 func (z *Zone) scriptTick() {
-	keep := z.ticking[:0]
-	for _, id := range z.ticking {
-		if z.vm.Has(id, "on_tick") {
-			keep = append(keep, id)
-			z.vm.Fire(id, "on_tick")
-		}
-	}
-	clear(z.ticking[len(keep):])
-	z.ticking = keep
-	if len(keep) == 0 {
+	z.tickSkipped += uint64(z.tickLeft)
+	z.tickLeft = len(z.ticking)
+	z.runTicks()
+	if len(z.ticking) == 0 {
 		z.tickTimer.cancel()
 	}
 }
+
+// runTicks fires on_tick for the rest of the round, from the cursor,
+// until the round is done or the pulse's budget is spent; then it comes
+// back next pulse.
+func (z *Zone) runTicks() {
+	for z.tickLeft > 0 && len(z.ticking) > 0 {
+		if z.tickNext >= len(z.ticking) {
+			z.tickNext = 0
+		}
+		id := z.ticking[z.tickNext]
+		if !z.vm.Has(id, "on_tick") {
+			z.ticking = slices.Delete(z.ticking, z.tickNext, z.tickNext+1)
+			z.tickLeft = min(z.tickLeft, len(z.ticking))
+			continue
+		}
+		if !z.vm.Tick(id) {
+			if !z.tickRest.active() {
+				z.tickRest = z.pulses.after(1, z.runTicks)
+			}
+			return
+		}
+		z.tickNext++
+		z.tickLeft--
+	}
+	z.tickLeft = 0
+}
+
+// scriptPulse closes the VM's account of a pulse. A pulse whose budget
+// was spent is counted, and at most once a minute the zone tells its
+// builders online and the log which scripts did the most work.
+func (z *Zone) scriptPulse() {
+	if z.vm == nil {
+		return
+	}
+	if z.vm.StartPulse() {
+		z.overruns++
+	}
+	if z.overruns == 0 || z.budgetReported > 0 && z.pulses.now < z.budgetReported+budgetReportPulses {
+		return
+	}
+	heavy := z.vm.TakeHeaviest(3)
+	parts := make([]string, len(heavy))
+	for i, h := range heavy {
+		parts[i] = fmt.Sprintf("%s (%s:%d) %d", h.Key, h.File, h.Line, h.Work)
+	}
+	msg := fmt.Sprintf("zone %s: scripts spent the budget of %d instructions in %d pulses since the last report; on_tick and mud.after waited (%d on_tick calls skipped). Heaviest: %s",
+		z.id, z.scripts.Config.PulseInstructions, z.overruns, z.tickSkipped, strings.Join(parts, ", "))
+	z.log.Warn("zone: script budget spent", "pulses", z.overruns, "ticks_skipped", z.tickSkipped, "heaviest", strings.Join(parts, ", "))
+	z.tellBuilders("{Y}[script]{x} " + content.EscapeMarkup(msg))
+	z.overruns, z.tickSkipped = 0, 0
+	z.budgetReported = z.pulses.now
+}
+
+// budgetReportPulses is how often, at most, the zone reports a spent
+// script budget: a minute of pulses.
+const budgetReportPulses = uint64(time.Minute / PulseInterval)
 
 // attachScript gives a new mob its script.
 func (z *Zone) attachScript(c *Char) {
@@ -215,13 +269,7 @@ func (z *Zone) scriptCommand(c *Char, verb, args string) bool {
 // reportScript shows a script failure to the zone's builders who are
 // online here (and admins), and logs it at most once per script a minute.
 func (z *Zone) reportScript(key, msg string) {
-	text := "{R}[script]{x} " + content.EscapeMarkup(msg)
-	for _, c := range z.players {
-		if c.pl.admin || z.isBuilder(c.name) {
-			z.sendLine(c, text)
-			z.prompt(c)
-		}
-	}
+	z.tellBuilders("{R}[script]{x} " + content.EscapeMarkup(msg))
 	now := time.Now()
 	if last, ok := z.scriptLogged[key]; ok && now.Sub(last) < time.Minute {
 		return
@@ -231,6 +279,17 @@ func (z *Zone) reportScript(key, msg string) {
 	}
 	z.scriptLogged[key] = now
 	z.log.Warn("zone: script failed", "script", key, "err", msg)
+}
+
+// tellBuilders shows a line to the zone's builders online here, and to
+// admins.
+func (z *Zone) tellBuilders(text string) {
+	for _, c := range z.players {
+		if c.pl.admin || z.isBuilder(c.name) {
+			z.sendLine(c, text)
+			z.prompt(c)
+		}
+	}
 }
 
 func (z *Zone) isBuilder(name string) bool {

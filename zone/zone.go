@@ -85,36 +85,42 @@ type Zone struct {
 	owner ownerCheck
 
 	// Zone goroutine only from here down.
-	set          *content.Set
-	pulses       pulses
-	tasks        taskQueue
-	rng          *mrand.Rand
-	rooms        map[string]*Room
-	chars        map[rid]*Char
-	items        map[rid]*Item
-	players      map[string]*Char // by name
-	bySess       map[uint64]*Char // by session id
-	nextRID      rid
-	itemIDs      [2]uint64 // next, end of the reserved block
-	flushList    []*Char   // players with output waiting
-	gen          uint64    // the lease generation saves carry (heartbeatMsg changes it)
-	stopping     bool
-	dormant      bool
-	rosterOld    bool // the published roster is out of date
-	msgSeq       uint64
-	handling     msg                     // the message being handled, for fault reports
-	objects      map[string][]ItemRecord // placed at boot, then dropped
-	fighters     []*Char                 // characters in a fight, in the order they joined
-	combat       pulseHandle             // the combat driver, while anyone fights
-	corpses      map[*content.Mob]*content.Item
-	cv           charVars             // reused by vars and combatVars: formulas allocate nothing
-	scripts      Scripts              // immutable after New
-	vm           *script.VM           // nil when the zone has no scripts
-	ticking      []script.ID          // entities whose script defines on_tick
-	tickTimer    pulseHandle          // runs scriptTick while ticking is not empty
-	scriptLogged map[string]time.Time // last log line per failing script
-	roundBuf     []*Char              // scratch for combatRound
-	booted       time.Time            // when boot ran
+	set            *content.Set
+	pulses         pulses
+	tasks          taskQueue
+	rng            *mrand.Rand
+	rooms          map[string]*Room
+	chars          map[rid]*Char
+	items          map[rid]*Item
+	players        map[string]*Char // by name
+	bySess         map[uint64]*Char // by session id
+	nextRID        rid
+	itemIDs        [2]uint64 // next, end of the reserved block
+	flushList      []*Char   // players with output waiting
+	gen            uint64    // the lease generation saves carry (heartbeatMsg changes it)
+	stopping       bool
+	dormant        bool
+	rosterOld      bool // the published roster is out of date
+	msgSeq         uint64
+	handling       msg                     // the message being handled, for fault reports
+	objects        map[string][]ItemRecord // placed at boot, then dropped
+	fighters       []*Char                 // characters in a fight, in the order they joined
+	combat         pulseHandle             // the combat driver, while anyone fights
+	corpses        map[*content.Mob]*content.Item
+	cv             charVars             // reused by vars and combatVars: formulas allocate nothing
+	scripts        Scripts              // immutable after New
+	vm             *script.VM           // nil when the zone has no scripts
+	ticking        []script.ID          // entities whose script defines on_tick
+	tickTimer      pulseHandle          // runs scriptTick while ticking is not empty
+	tickRest       pulseHandle          // runs runTicks next pulse: a round the budget cut short
+	tickNext       int                  // the round's cursor in ticking
+	tickLeft       int                  // entities the round has still to tick
+	tickSkipped    uint64               // ticks cut by the next round, since the last budget report
+	overruns       uint64               // pulses whose script budget was spent, since the last report
+	budgetReported uint64               // pulse of the last budget report
+	scriptLogged   map[string]time.Time // last log line per failing script
+	roundBuf       []*Char              // scratch for combatRound
+	booted         time.Time            // when boot ran
 
 	// Read from any goroutine.
 	roster       atomic.Pointer[[]RosterEntry] // atomic: written by the zone
@@ -407,6 +413,7 @@ func (z *Zone) drainMail() {
 // tick is one pulse.
 func (z *Zone) tick() {
 	z.owner.check()
+	z.scriptPulse()
 	z.pulses.tick()
 	z.tasks.runDue(z.pulses.now, z.fireTask)
 	z.pulseNo.Store(z.pulses.now)

@@ -1,0 +1,163 @@
+package zone_test
+
+import (
+	"fmt"
+	"os"
+	"regexp"
+	"strings"
+	"testing"
+
+	"zonemud/internal/servertest"
+	"zonemud/script"
+	"zonemud/store"
+	"zonemud/world"
+	"zonemud/world/content"
+	"zonemud/zone"
+)
+
+// scriptWorld builds a world, like benchWorld, over a copy of the starter
+// areas with emberfall.toml edited, and [lua] set to lua.
+func scriptWorld(t *testing.T, lua script.Config, edit func(emberfall []byte) []byte) *world.World {
+	t.Helper()
+	dir := servertest.CopyAreas(t, func(name string, data []byte) []byte {
+		if name == "emberfall.toml" {
+			return edit(data)
+		}
+		return data
+	})
+	set, err := content.Load(os.DirFS(dir))
+	if err != nil {
+		t.Fatal(err)
+	}
+	db, err := store.Open(dir+"/test.db", store.DefaultConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	wcfg := world.DefaultConfig()
+	wcfg.Lua = lua
+	zcfg := zone.DefaultConfig()
+	zcfg.Dormant = false
+	w, err := world.New(set, db, wcfg, zcfg, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return w
+}
+
+// heavyMob is a mob whose on_tick does about 10,000 units of work and
+// then says which mob it is and how often it has ticked.
+const heavyMob = `
+[mobs.heavy]
+keywords = ["thinker"]
+short = "a heavy thinker"
+long = "A heavy thinker ponders here."
+level = 1
+script = """
+function on_tick()
+  local x = 0
+  for i = 1, 5000 do x = x + i end
+  self.state.n = (self.state.n or 0) + 1
+  self:emote("ponders " .. self:id() .. " " .. self.state.n)
+end
+"""
+`
+
+// TestScripts_HeavyZoneKeepsToItsBudget puts 200 heavy scripts in one
+// zone. Time is counted in pulses and work in the budget's units, never
+// in milliseconds: a zone's pulse costs what its scripts do in it, so a
+// zone held to its budget leaves the machine to the other zones. The hog
+// is driven in lockstep with a quiet zone, as one core would run them: a
+// player there is answered after every pulse of the hog, and what the hog
+// did in between is bounded by the budget.
+func TestScripts_HeavyZoneKeepsToItsBudget(t *testing.T) {
+	lua := script.DefaultConfig()
+	lua.MaxInstructions = 20000
+	lua.PulseInstructions = 100000
+	limit := int64(lua.PulseInstructions + lua.MaxInstructions) // a call that starts under the budget may finish over it
+	const mobs, pulses = 200, 48
+
+	t.Run("without a budget the test fails", func(t *testing.T) {
+		cfg := lua
+		cfg.PulseInstructions = 1000000000
+		w := scriptWorld(t, cfg, func(b []byte) []byte { return append(b, heavyMob...) })
+		hog := w.Zone("emberfall")
+		hog.BootForTest()
+		hog.SpawnForTest("emberfall:mob:heavy", "emberfall:room:graveyard", mobs)
+		worst := int64(0)
+		for i := 0; i < 8; i++ {
+			hog.TickForTest()
+			work, _ := hog.ScriptWorkForTest()
+			worst = max(worst, work)
+		}
+		if worst <= limit {
+			t.Fatalf("worst pulse %d units without a budget, want over %d: the heavy scripts are too light to test anything", worst, limit)
+		}
+	})
+
+	w := scriptWorld(t, lua, func(b []byte) []byte { return append(b, heavyMob...) })
+	hog, quiet := w.Zone("emberfall"), w.Zone("whisperwood")
+	hog.BootForTest()
+	quiet.BootForTest()
+	hog.SpawnForTest("emberfall:mob:heavy", "emberfall:room:graveyard", mobs)
+	watcher := &logSession{benchSession: benchSession{id: sessionIDs.Add(1)}}
+	hog.Arrive(&zone.CharRecord{Name: "Watcher", Level: 1, Admin: true}, watcher, "emberfall:room:graveyard", "")
+	hog.DrainForTest()
+	walker := &logSession{benchSession: benchSession{id: sessionIDs.Add(1)}}
+	quiet.Arrive(&zone.CharRecord{Name: "Walker", Level: 1}, walker, "whisperwood:room:forest_edge", "")
+	quiet.DrainForTest()
+	if walker.Zone() != quiet || watcher.Zone() != hog {
+		t.Fatal("the players did not arrive")
+	}
+
+	for p := 1; p <= pulses; p++ {
+		hog.TickForTest()
+		hog.DrainForTest()
+		if work, _ := hog.ScriptWorkForTest(); work > limit {
+			t.Fatalf("pulse %d: the hog's scripts did %d units, over the budget's bound of %d", p, work, limit)
+		}
+		// The quiet zone's player, and the hog's own, are answered
+		// before the hog's next pulse.
+		mark := len(walker.text())
+		quiet.InputForTest(walker, uint64(p), "look")
+		if !strings.Contains(walker.text()[mark:], "Exits:") {
+			t.Fatalf("pulse %d: the quiet zone's player got no answer", p)
+		}
+		mark = len(watcher.text())
+		hog.InputForTest(watcher, uint64(p), "score")
+		if !strings.Contains(watcher.text()[mark:], "Watcher") {
+			t.Fatalf("pulse %d: the hog's own player got no answer", p)
+		}
+		quiet.TickForTest()
+	}
+
+	// Every heavy script got its turns, round and round: the budget
+	// defers ticks, it does not starve anyone.
+	ticks := map[string]int{}
+	for _, m := range regexp.MustCompile(`ponders (char:\d+) (\d+)`).FindAllStringSubmatch(watcher.text(), -1) {
+		var n int
+		fmt.Sscan(m[2], &n)
+		ticks[m[1]] = max(ticks[m[1]], n)
+	}
+	least, most := pulses, 0
+	for _, n := range ticks {
+		least, most = min(least, n), max(most, n)
+	}
+	if len(ticks) != mobs || least < 2 || most-least > 1 {
+		t.Fatalf("%d mobs ticked, from %d to %d times each; want all %d, at least twice, evenly", len(ticks), least, most, mobs)
+	}
+	_, st := hog.ScriptWorkForTest()
+	if st.Deferred == 0 || st.Overruns == 0 {
+		t.Fatalf("stats %+v: want ticks deferred and pulses over budget", st)
+	}
+	// The zone's builders and admins are told which scripts are heaviest.
+	if !strings.Contains(watcher.text(), "scripts spent the budget of 100000 instructions") ||
+		!strings.Contains(watcher.text(), "Heaviest: emberfall:mob:heavy (emberfall.toml:") {
+		t.Fatalf("the admin was not told of the spent budget:\n%s", lastLines(watcher.text(), 5))
+	}
+}
+
+func lastLines(s string, n int) string {
+	lines := strings.Split(s, "\n")
+	return strings.Join(lines[max(0, len(lines)-n):], "\n")
+}
