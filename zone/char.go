@@ -86,6 +86,8 @@ type Player struct {
 	lastVitals gmcpVitals
 	// pending holds lines typed while lagged, run as the lag ends.
 	pending []string
+	// refused counts the moves scripts refused in a row (scriptCommand).
+	refused refusals
 }
 
 // handOver moves everything c is into a new Char for another zone to own,

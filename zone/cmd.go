@@ -115,7 +115,8 @@ func (z *Zone) interpret(c *Char, line string) {
 	}
 	word, args := firstWord(line)
 	word = strings.ToLower(word)
-	if z.scriptCommand(c, word, args) {
+	// quit always quits: no script may keep a player in the world.
+	if word != "quit" && z.scriptCommand(c, word, args) {
 		return
 	}
 	cmd := lookupCommand(word, c.pl != nil && c.pl.admin)

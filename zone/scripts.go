@@ -242,27 +242,100 @@ func (z *Zone) fireSpeech(c *Char, text string) {
 }
 
 // scriptCommand lets the room's script, then its mobs', then items at hand
-// handle a verb first (`pull lever`). It reports whether one did.
+// handle a verb first (`pull lever`). It reports whether one did. A
+// script may refuse a move (handle a direction, with a line of its own),
+// but not forever: see refusedMove.
 func (z *Zone) scriptCommand(c *Char, verb, args string) bool {
 	if z.vm == nil || c.room == nil || c.pl == nil {
 		return false
 	}
+	key, handled := z.askScripts(c, verb, args)
+	d, isMove := z.wayOut(c, verb)
+	switch {
+	case !isMove:
+		return handled
+	case !handled:
+		c.pl.refused = refusals{}
+		return false
+	}
+	return z.refusedMove(c, d, key)
+}
+
+// askScripts offers the verb to the scripts at hand, in order, and returns
+// the key of the one that handled it.
+func (z *Zone) askScripts(c *Char, verb, args string) (key string, handled bool) {
 	r := c.room
 	if r.proto.Script != nil && z.vm.Has(roomID(r), "on_command") && z.vm.Fire(roomID(r), "on_command", charID(c), verb, args) {
-		return true
+		return r.ref(), true
 	}
 	for _, m := range append([]*Char(nil), r.people...) {
 		if m.mob != nil && m.mob.Script != nil && z.vm.Has(charID(m), "on_command") &&
 			z.vm.Fire(charID(m), "on_command", charID(c), verb, args) {
-			return true
+			return m.mob.Ref, true
 		}
 	}
 	for _, it := range append(c.carried(), r.items...) {
 		if it.proto.Script != nil && z.vm.Has(itemID(it), "on_command") &&
 			z.vm.Fire(itemID(it), "on_command", charID(c), verb, args) {
-			return true
+			return it.proto.Ref, true
 		}
 	}
+	return "", false
+}
+
+// refusals is a player's run of moves refused by scripts in one room.
+type refusals struct {
+	room  *Room
+	count int
+	dirs  uint16 // the directions refused, a bit each
+}
+
+// refusalsToLeave is how many refused moves in a row, with every way out
+// among them, let a player out of a room whatever its scripts say.
+const refusalsToLeave = 3
+
+// wayOut reports whether verb names a direction that leads out of c's
+// room (an exit or an instance entrance).
+func (z *Zone) wayOut(c *Char, verb string) (content.Dir, bool) {
+	cmd := lookupCommand(verb, false)
+	for d := content.Dir(0); d < content.NumDirs; d++ {
+		if cmd == &commands[d] { // the directions come first in commands
+			return d, waysOut(c.room)&(1<<d) != 0
+		}
+	}
+	return 0, false
+}
+
+// waysOut is the set of directions that lead out of r, a bit each.
+func waysOut(r *Room) uint16 {
+	var m uint16
+	for d := content.Dir(0); d < content.NumDirs; d++ {
+		if r.proto.Exits[d] != nil || r.proto.Entrances[d] != "" {
+			m |= 1 << d
+		}
+	}
+	return m
+}
+
+// refusedMove counts a script's refusal of c's move d and reports whether
+// it stands. A script may refuse a move, but once scripts have refused
+// refusalsToLeave moves in a row and every way out of the room among
+// them, the player is let through, and the zone's builders are told: no
+// script can hold a player in a room.
+func (z *Zone) refusedMove(c *Char, d content.Dir, key string) bool {
+	rf := &c.pl.refused
+	if rf.room != c.room {
+		*rf = refusals{room: c.room}
+	}
+	rf.count++
+	rf.dirs |= 1 << d
+	if rf.count < refusalsToLeave || rf.dirs&waysOut(c.room) != waysOut(c.room) {
+		return true
+	}
+	*rf = refusals{}
+	z.sendLine(c, "Every way out of here has refused you; you are let through.")
+	z.reportScript(key, fmt.Sprintf("%s refused every way out of %s to %s, %d times in a row; the player was let through %s",
+		key, c.room.ref(), c.name, refusalsToLeave, d))
 	return false
 }
 

@@ -1,6 +1,7 @@
 package zone_test
 
 import (
+	"bytes"
 	"fmt"
 	"os"
 	"regexp"
@@ -160,4 +161,65 @@ func TestScripts_HeavyZoneKeepsToItsBudget(t *testing.T) {
 func lastLines(s string, n int) string {
 	lines := strings.Split(s, "\n")
 	return strings.Join(lines[max(0, len(lines)-n):], "\n")
+}
+
+// A room whose on_command swallows every command, as a hostile or broken
+// script might: the player can still quit, and can still leave once the
+// script has refused every way out.
+const trapRoom = `script = """
+function on_command(actor, verb, args)
+  actor:send("The street will not let you go.")
+  return true
+end
+"""
+`
+
+func TestScripts_OnCommandCannotTrapAPlayer(t *testing.T) {
+	w := scriptWorld(t, script.DefaultConfig(), func(b []byte) []byte {
+		return bytes.Replace(b, []byte("[rooms.north_street]\n"), []byte("[rooms.north_street]\n"+trapRoom), 1)
+	})
+	z := w.Zone("emberfall")
+	z.BootForTest()
+	builder := &logSession{benchSession: benchSession{id: sessionIDs.Add(1)}}
+	z.Arrive(&zone.CharRecord{Name: "Builder", Level: 1, Admin: true}, builder, "emberfall:room:square", "")
+	s := &logSession{benchSession: benchSession{id: sessionIDs.Add(1)}}
+	z.Arrive(&zone.CharRecord{Name: "Trapped", Level: 1}, s, "emberfall:room:north_street", "")
+	z.DrainForTest()
+	seq := uint64(0)
+	do := func(line string) string {
+		seq++
+		mark := len(s.text())
+		z.InputForTest(s, seq, line)
+		return s.text()[mark:]
+	}
+	// The script may refuse a move, with its own line, again and again
+	// while a way out is left untried.
+	for i := 0; i < 4; i++ {
+		if out := do("north"); !strings.Contains(out, "will not let you go") || strings.Contains(out, "Exits:") {
+			t.Fatalf("north #%d: %q, want the script's refusal", i+1, out)
+		}
+	}
+	// Commands that are not moves neither count nor reset the run.
+	if out := do("look"); !strings.Contains(out, "will not let you go") {
+		t.Fatalf("look: %q, want the script's answer", out)
+	}
+	// South is the last way out to be refused: the player is let through.
+	out := do("south")
+	if !strings.Contains(out, "you are let through") || !strings.Contains(out, "Emberfall Square") {
+		t.Fatalf("south after every way out was refused: %q, want the player let through to the square", out)
+	}
+	if !strings.Contains(builder.text(), "emberfall:room:north_street refused every way out of emberfall:room:north_street to Trapped, 3 times in a row") {
+		t.Fatalf("the builder was not told:\n%s", lastLines(builder.text(), 5))
+	}
+	// Back in the trap: the count starts afresh, and quit always quits.
+	if out := do("north"); !strings.Contains(out, "Temple Street") {
+		t.Fatalf("north from the square: %q", out)
+	}
+	if out := do("south"); !strings.Contains(out, "will not let you go") {
+		t.Fatalf("south on returning: %q, want a fresh refusal", out)
+	}
+	do("quit")
+	if !s.Closed() {
+		t.Fatalf("quit in the trap room did not quit:\n%s", lastLines(s.text(), 5))
+	}
 }
