@@ -396,6 +396,22 @@ func TestMain_CheckCompilesScripts(t *testing.T) {
 	if code := run([]string{"check", "-config", cfg}, &out, &errb); code == 0 || !strings.Contains(errb.String(), "lever.lua") {
 		t.Fatalf("check passed a script that does not compile: code %d, stdout %q stderr %q", code, out.String(), errb.String())
 	}
+	// A script that compiles but cannot work as written.
+	bad := "function on_tik()\n  os.execute('rm -rf /')\nend\nfunction on_greet(a)\n  a:sned('hi')\nend\n"
+	if err := os.WriteFile(lever, []byte(bad), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	errb.Reset()
+	code := run([]string{"check", "-config", cfg}, &out, &errb)
+	for _, want := range []string{
+		"scripts/lever.lua:1: on_tik is not a trigger, so nothing will call it (did you mean on_tick?)",
+		"scripts/lever.lua:2: os.execute: scripts have no os",
+		"scripts/lever.lua:5: :sned(): no handle or string has a method sned (did you mean send?)",
+	} {
+		if code == 0 || !strings.Contains(errb.String(), want) {
+			t.Errorf("check: code %d, stderr %q; want a failure naming %q", code, errb.String(), want)
+		}
+	}
 }
 
 // The command line takes flags and the command in any order, lists its

@@ -34,6 +34,7 @@ type Compiled struct {
 	lineOffset int    // area-file line of the script's first line
 	key        string // identity for the breaker and reports
 	hash       [32]byte
+	problems   []string // what the linter found (lint.go)
 }
 
 // Key is the script's identity ("emberfall:mob:priestess").
@@ -41,6 +42,12 @@ func (c *Compiled) Key() string { return c.key }
 
 // File is the area file the script came from.
 func (c *Compiled) File() string { return c.file }
+
+// Problems are what the script does that cannot work in the sandbox, as
+// "file:line: message": calls of globals scripts do not have, trigger
+// names that are not triggers, method names nothing has. The script runs
+// regardless; `zonemud check` refuses it.
+func (c *Compiled) Problems() []string { return c.problems }
 
 // Compile parses and compiles Lua source. file and lineOffset place the
 // script in its area file: the script's line n is the file's line
@@ -50,7 +57,7 @@ func (c *Compiled) File() string { return c.file }
 //
 // Every `..` is compiled into a call of a hidden function that refuses to
 // build a string longer than Config.MaxStringBytes: gopher-lua builds a
-// whole concatenation in one VM instruction, between two deadline checks.
+// whole concatenation in one VM instruction, between two checks of its budget.
 func Compile(src, file string, lineOffset int, key string) (c *Compiled, err error) {
 	if lineOffset < 1 {
 		lineOffset = 1
@@ -66,6 +73,9 @@ func Compile(src, file string, lineOffset int, key string) (c *Compiled, err err
 			c, err = nil, fmt.Errorf("%w: %s:%d: internal compiler error: %v", ErrCompile, file, lineOffset, r)
 		}
 	}()
+	if line, deep := tooDeep(src, maxSyntaxLevels); deep {
+		return nil, fmt.Errorf("%w: %s:%d: nested too deeply (more than %d levels)", ErrCompile, file, line+lineOffset-1, maxSyntaxLevels)
+	}
 	chunk, perr := parse.Parse(strings.NewReader(src), file)
 	if perr != nil {
 		return nil, parseError(perr, src, file, lineOffset)
@@ -74,6 +84,7 @@ func Compile(src, file string, lineOffset int, key string) (c *Compiled, err err
 	if err := rw.block(chunk, 0); err != nil {
 		return nil, fmt.Errorf("%w: %s:%d: %v", ErrCompile, file, rw.line, err)
 	}
+	problems := lint(chunk, file)
 	decl := &ast.LocalAssignStmt{Names: []string{concatName}, Exprs: []ast.Expr{&ast.Comma3Expr{}}}
 	decl.SetLine(lineOffset)
 	decl.SetLastLine(lineOffset)
@@ -86,7 +97,7 @@ func Compile(src, file string, lineOffset int, key string) (c *Compiled, err err
 		}
 		return nil, fmt.Errorf("%w: %s:%d: %v", ErrCompile, file, lineOffset, cerr)
 	}
-	return &Compiled{proto: proto, file: file, lineOffset: lineOffset, key: key, hash: sha256.Sum256([]byte(src))}, nil
+	return &Compiled{proto: proto, file: file, lineOffset: lineOffset, key: key, hash: sha256.Sum256([]byte(src)), problems: problems}, nil
 }
 
 // parseError turns a gopher-lua parse error into "file:line: message" with

@@ -3,6 +3,8 @@ package world
 import (
 	"errors"
 	"fmt"
+	"sort"
+	"strings"
 
 	"zonemud/script"
 	"zonemud/world/content"
@@ -10,10 +12,36 @@ import (
 )
 
 // CheckScripts compiles every script in a content set and reports the first
-// problems, as `zonemud check` does before an admin restarts with new areas.
+// problems, as `zonemud check` does before an admin restarts with new areas:
+// scripts that do not compile, and what the linter finds in those that do
+// (script.Compiled.Problems).
 func CheckScripts(set *content.Set, cfg script.Config) (int, error) {
 	out, err := compileScripts(set, cfg)
-	return len(out.Compiled), err
+	if err != nil {
+		return len(out.Compiled), err
+	}
+	if probs := scriptProblems(out); len(probs) > 0 {
+		return len(out.Compiled), fmt.Errorf("world: scripts that cannot work as written:\n  %s", strings.Join(probs, "\n  "))
+	}
+	return len(out.Compiled), nil
+}
+
+// scriptProblems lists every compiled script's problems, each once, in
+// order.
+func scriptProblems(s zone.Scripts) []string {
+	seen := map[*script.Compiled]bool{}
+	var out []string
+	for _, c := range s.Compiled {
+		if seen[c] {
+			continue
+		}
+		seen[c] = true
+		for _, p := range c.Problems() {
+			out = append(out, p+" ("+c.Key()+")")
+		}
+	}
+	sort.Strings(out)
+	return out
 }
 
 // CheckHelp lists what the help text shows that the game lacks: a command

@@ -129,6 +129,9 @@ func New(set *content.Set, db *store.DB, cfg Config, zcfg zone.Config, log *slog
 	if err != nil {
 		return nil, err
 	}
+	for _, p := range scriptProblems(scripts) {
+		log.Warn("world: script cannot work as written", "problem", p)
+	}
 	w.scripts = scripts
 	start := set.Rooms[set.Game.StartRoom]
 	if start == nil || set.Zones[start.Zone] == nil || set.Zones[start.Zone].Instanceable {
