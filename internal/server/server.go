@@ -421,12 +421,16 @@ func (s *Server) metrics(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Type", "text/plain; version=0.0.4; charset=utf-8")
 	fmt.Fprintf(w, "# HELP zonemud_players Characters in the world, link-dead included.\n# TYPE zonemud_players gauge\nzonemud_players %d\n", s.world.Players())
 	fmt.Fprintf(w, "# HELP zonemud_connections Open client connections.\n# TYPE zonemud_connections gauge\nzonemud_connections %d\n", s.gate.Connections())
+	ls := s.gate.LoginStats()
+	fmt.Fprintf(w, "# HELP zonemud_login_password_checks_total Passwords hashed to check a login.\n# TYPE zonemud_login_password_checks_total counter\nzonemud_login_password_checks_total %d\n", ls.PasswordChecks)
+	fmt.Fprintf(w, "# HELP zonemud_login_refused_total Connections and login tries refused before any password was checked.\n# TYPE zonemud_login_refused_total counter\nzonemud_login_refused_total{why=\"address\"} %d\nzonemud_login_refused_total{why=\"account\"} %d\n", ls.RefusedAddress, ls.RefusedAccount)
 	type row struct {
 		template                          string
 		hosted, faults, pop, dormant      uint64
 		late                              float64
 		lua                               bool
 		mem, calls, errs, timeouts, offed uint64
+		work, deferred, overruns          uint64
 	}
 	var rows []*row
 	idx := map[string]*row{}
@@ -451,6 +455,9 @@ func (s *Server) metrics(w http.ResponseWriter, r *http.Request) {
 			r.errs += st.Errors
 			r.timeouts += st.Timeouts
 			r.offed += uint64(st.ScriptsOff)
+			r.work += st.Work
+			r.deferred += st.Deferred
+			r.overruns += st.Overruns
 		}
 	}
 	series := func(name, help, kind string, lua bool, val func(*row) string) {
@@ -477,6 +484,9 @@ func (s *Server) metrics(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	series("zonemud_lua_scripts_off", "Scripts switched off by their breaker.", "gauge", true, func(r *row) string { return u(r.offed) })
+	series("zonemud_lua_work_total", "Work of script calls: Lua instructions, and library work in the same units.", "counter", true, func(r *row) string { return u(r.work) })
+	series("zonemud_lua_deferred_total", "on_tick triggers and mud.after timers put off to a later pulse: the zone's script budget for the pulse was spent.", "counter", true, func(r *row) string { return u(r.deferred) })
+	series("zonemud_lua_budget_spent_total", "Pulses in which a zone's scripts spent their whole budget.", "counter", true, func(r *row) string { return u(r.overruns) })
 	fmt.Fprintf(w, "# HELP zonemud_zone_leases_lost_total Zone leases that lapsed because the zone's goroutine stopped answering.\n# TYPE zonemud_zone_leases_lost_total counter\nzonemud_zone_leases_lost_total %d\n", s.world.LeasesLost())
 	fmt.Fprintf(w, "# HELP zonemud_store_commits_total Committed store transactions.\n# TYPE zonemud_store_commits_total counter\nzonemud_store_commits_total %d\n", s.db.Commits())
 	fmt.Fprintf(w, "# HELP zonemud_store_refused_total Saves refused (stale epoch, ledger conflict, or a zone lease released or superseded).\n# TYPE zonemud_store_refused_total counter\nzonemud_store_refused_total %d\n", s.db.Refused())

@@ -24,9 +24,15 @@ type Config struct {
 	// MaxConnsPerIP caps open connections from one address.
 	MaxConnsPerIP int `toml:"max_conns_per_ip"`
 	// MaxLoginFailures is how many recent failed logins from one address
-	// make it wait before connecting again (they are forgiven by half
-	// every five minutes).
+	// shut it out: no connection, and no password or key try over any way
+	// in (they are forgiven by half every five minutes).
 	MaxLoginFailures int `toml:"max_login_failures"`
+	// AccountTries password tries at one account are allowed in each
+	// window of AccountWindowSecs, from all connections together; past
+	// them the account is locked for a window, then two, four... (up to an
+	// hour), except to addresses that have not failed of late.
+	AccountTries      int `toml:"account_tries"`
+	AccountWindowSecs int `toml:"account_window_secs"`
 	// LimitLoopback applies the per-address limits to 127.0.0.1 too.
 	// Off by default: behind a proxy every player is 127.0.0.1.
 	LimitLoopback bool `toml:"limit_loopback"`
@@ -59,6 +65,7 @@ type Config struct {
 func DefaultConfig() Config {
 	return Config{
 		MaxConnections: 20000, MaxConnsPerIP: 32, MaxLoginFailures: 30,
+		AccountTries: 10, AccountWindowSecs: 300,
 		MaxLine: 4096, MaxSubneg: 8192,
 		LoginTimeoutSecs: 120, WriteTimeoutSecs: 30, OutputLimitKiB: 512,
 		LinesPerSec: 20, LinesBurst: 60,
@@ -78,6 +85,8 @@ func (c Config) Validate() error {
 		{"gate.max_connections", c.MaxConnections, 1, 1000000},
 		{"gate.max_conns_per_ip", c.MaxConnsPerIP, 1, 1000000},
 		{"gate.max_login_failures", c.MaxLoginFailures, 1, 1000000},
+		{"gate.account_tries", c.AccountTries, 1, 1000000},
+		{"gate.account_window_secs", c.AccountWindowSecs, 1, 86400},
 		{"gate.max_line", c.MaxLine, 80, 65536},
 		{"gate.max_subneg", c.MaxSubneg, 64, 1 << 20},
 		{"gate.login_timeout_secs", c.LoginTimeoutSecs, 5, 3600},
@@ -113,10 +122,14 @@ type Gate struct {
 	conns     atomic.Int64 // open connections
 	byIP      perIP
 	ipFails   throttle // failed logins by address
-	nameFails throttle // failed logins by account
+	accounts  accounts // password tries by account
 	overflows atomic.Uint64
-	refusedIP atomic.Uint64 // connections refused by per-address limits
-	stopping  atomic.Bool
+	refusedIP atomic.Uint64 // connections and tries refused by per-address limits
+	// refusedTries counts password tries refused, unchecked, by an
+	// account's cap; checks counts passwords hashed to check them.
+	refusedTries atomic.Uint64
+	checks       atomic.Uint64
+	stopping     atomic.Bool
 
 	mu        sync.Mutex
 	listeners []net.Listener      // guarded by mu
@@ -186,11 +199,10 @@ func (g *Gate) admit(addr net.Addr) string {
 	if g.stopping.Load() {
 		return "The world is shutting down. Please come back in a moment."
 	}
-	key := g.ipKey(addr)
-	if g.ipFails.count(key) >= float64(g.cfg.MaxLoginFailures) {
-		g.refusedIP.Add(1)
-		return "Too many failed logins from your address; please try again in a few minutes."
+	if why := g.AddressRefused(addr); why != "" {
+		return why
 	}
+	key := g.ipKey(addr)
 	if n := g.conns.Add(1); n > int64(g.cfg.MaxConnections) {
 		g.conns.Add(-1)
 		return "The world is full right now; please try again later."

@@ -6,10 +6,11 @@ import (
 	"time"
 )
 
-// Abuse limits: connections per address, and a login throttle per address
-// and per account whose delay grows with each failure and decays with
-// time. They cost the same whether or not an account exists, so they tell a
-// stranger nothing the login dialogue does not.
+// Abuse limits: connections per address; a login throttle per address
+// whose delay grows with each failure and decays with time, and which
+// shuts the address out at max_login_failures; and a cap on password tries
+// per account (accounts.go). Every password or key try, by telnet, TLS or
+// SSH, goes through one decision (startTry) before any hash is computed.
 
 // maxTracked bounds the throttle's memory whatever an attacker sends.
 const maxTracked = 100000
@@ -111,10 +112,12 @@ func (t *throttle) count(key string) float64 {
 	return t.decayed(s, time.Now())
 }
 
-// fail records a failure against key.
-func (t *throttle) fail(key string) {
+// fail records a failure against key and returns the failures held
+// against it before this one: one step, so two tries at once from one
+// address cannot both find it clean.
+func (t *throttle) fail(key string) (before float64) {
 	if key == "" {
-		return
+		return 0
 	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
@@ -129,7 +132,7 @@ func (t *throttle) fail(key string) {
 			}
 		}
 		if len(t.m) >= maxTracked {
-			return // memory stays bounded; the per-address cap still holds
+			return float64(maxTracked) // memory stays bounded; such an address is never clean
 		}
 	}
 	s := t.m[key]
@@ -137,18 +140,26 @@ func (t *throttle) fail(key string) {
 		s = &strikes{}
 		t.m[key] = s
 	}
-	s.n = t.decayed(s, now) + 1
+	before = t.decayed(s, now)
+	s.n = before + 1
 	s.last = now
+	return before
 }
 
-// forgive clears key after a good login.
-func (t *throttle) forgive(key string) {
+// refund takes back one failure recorded against key: a try is counted
+// as failed when it starts, so parallel tries from one address see each
+// other, and refunded if it succeeds.
+func (t *throttle) refund(key string) {
 	if key == "" {
 		return
 	}
 	t.mu.Lock()
-	delete(t.m, key)
-	t.mu.Unlock()
+	defer t.mu.Unlock()
+	if s := t.m[key]; s != nil {
+		now := time.Now()
+		s.n = max(0, t.decayed(s, now)-1)
+		s.last = now
+	}
 }
 
 // delayFor is how long to wait before answering a password attempt: nothing

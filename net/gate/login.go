@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net"
 	"os"
 	"strings"
 	"time"
@@ -220,7 +221,7 @@ func (s *Session) preLogin(pre *preAuth) (string, error) {
 	acct, err := s.g.w.Account(name)
 	switch {
 	case err == nil && pre.authenticated:
-		s.touchLogin(acct.Name)
+		s.loggedIn(acct.Name)
 		return acct.Name, nil
 	case err == nil:
 		s.Close("That character already exists; log in with its password or a registered key.")
@@ -316,29 +317,72 @@ func (s *Session) authenticate(acct *store.Account) error {
 		if err != nil {
 			return err
 		}
-		ipKey, nameKey := s.g.ipKey(s.remoteAddr()), strings.ToLower(acct.Name)
-		if d := delayFor(max(s.g.ipFails.count(ipKey), s.g.nameFails.count(nameKey))); d > 0 {
-			time.Sleep(d) // throttled: answer later, the same for every account
-		}
-		ok, err := s.g.check(pw, acct.Hash)
-		if err != nil {
-			s.g.log.Error("gate: stored hash unreadable", "name", acct.Name, "err", err)
+		switch v, why := s.g.checkLogin(acct, pw, s.remoteAddr()); v {
+		case passwordRight:
+			s.loggedIn(acct.Name)
+			return nil
+		case passwordRefused:
+			s.Close(why)
+			return errLoginOver
+		case passwordUnreadable:
 			s.Close("This account cannot be checked right now; the admin has been told.")
 			return errLoginOver
 		}
-		if ok {
-			s.g.nameFails.forgive(nameKey)
-			s.touchLogin(acct.Name)
-			return nil
-		}
-		s.g.ipFails.fail(ipKey)
-		s.g.nameFails.fail(nameKey)
-		time.Sleep(500 * time.Millisecond)
 		s.Write([]byte("Wrong password.\n"), false)
 	}
 	s.g.log.Info("gate: too many wrong passwords", "name", acct.Name, "remote", s.c.remote())
 	s.Close("Too many wrong passwords; goodbye.")
 	return errLoginOver
+}
+
+// loggedIn records a login to an existing account, and tells its owner of
+// the tries at it that failed since their last one.
+func (s *Session) loggedIn(name string) {
+	s.touchLogin(name)
+	if line := s.g.failedLoginsLine(name); line != "" {
+		s.Write([]byte(line+"\n"), false)
+	}
+}
+
+// verdict is what checkLogin decided.
+type verdict uint8
+
+const (
+	passwordRight      verdict = iota
+	passwordWrong              // checked, and wrong
+	passwordRefused            // not checked: startTry refused the try
+	passwordUnreadable         // the stored hash cannot be read (logged)
+)
+
+// checkLogin checks a password for an existing account under the login
+// limits, one policy for telnet, TLS and SSH: startTry decides first, so
+// a refused try costs no hash; then the address's own failures may delay
+// the answer (never an attack on the account from elsewhere); a wrong
+// password costs the connection half a second more. why is the line for a
+// refused try.
+func (g *Gate) checkLogin(acct *store.Account, pw string, remote net.Addr) (v verdict, why string) {
+	t, why := g.startTry(remote, acct.Name, true)
+	if t == nil {
+		return passwordRefused, why
+	}
+	// This try is already counted against its address: the delay is for
+	// the failures before it.
+	if d := delayFor(g.ipFails.count(t.ip) - 1); d > 0 {
+		time.Sleep(d)
+	}
+	ok, err := g.check(pw, acct.Hash)
+	switch {
+	case err != nil:
+		g.log.Error("gate: stored hash unreadable", "name", acct.Name, "err", err)
+		t.finish(false)
+		return passwordUnreadable, ""
+	case ok:
+		t.finish(false)
+		return passwordRight, ""
+	}
+	t.finish(true)
+	time.Sleep(500 * time.Millisecond)
+	return passwordWrong, ""
 }
 
 // hash hashes a new password, at most HashConcurrency at a time.
@@ -350,6 +394,7 @@ func (g *Gate) hash(pw string) (string, error) {
 
 // check checks a password, at most HashConcurrency at a time.
 func (g *Gate) check(pw, hash string) (bool, error) {
+	g.checks.Add(1)
 	g.hashSem <- struct{}{}
 	defer func() { <-g.hashSem }()
 	return checkPassword(pw, hash)

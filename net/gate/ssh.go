@@ -4,8 +4,6 @@ import (
 	"errors"
 	"io"
 	"net"
-	"strings"
-	"time"
 
 	"zonemud/store"
 )
@@ -64,9 +62,10 @@ func (g *Gate) AccountExists(name string) (bool, error) {
 	return false, err
 }
 
-// CheckPassword reports whether password opens the account name. It costs
-// a password hash (bounded by hash_concurrency) and is throttled like a
-// telnet login.
+// CheckPassword reports whether password opens the account name, under
+// the login limits telnet has (checkLogin): a try from a shut-out address,
+// or at an account over its tries, is refused before any hash; a check
+// costs a password hash (bounded by hash_concurrency).
 func (g *Gate) CheckPassword(name, password string, remote net.Addr) bool {
 	n, why := cleanName(name, nil)
 	if why != "" {
@@ -76,19 +75,8 @@ func (g *Gate) CheckPassword(name, password string, remote net.Addr) bool {
 	if err != nil {
 		return false
 	}
-	ipKey, nameKey := g.ipKey(remote), strings.ToLower(a.Name)
-	if d := delayFor(max(g.ipFails.count(ipKey), g.nameFails.count(nameKey))); d > 0 {
-		time.Sleep(d)
-	}
-	ok, err := g.check(password, a.Hash)
-	if err != nil || !ok {
-		g.ipFails.fail(ipKey)
-		g.nameFails.fail(nameKey)
-		time.Sleep(500 * time.Millisecond)
-		return false
-	}
-	g.nameFails.forgive(nameKey)
-	return true
+	v, _ := g.checkLogin(a, password, remote)
+	return v == passwordRight
 }
 
 // AccountKeys returns the SSH public keys (authorized_keys lines) the

@@ -3,6 +3,7 @@ package sshd
 import (
 	"errors"
 	"fmt"
+	"unicode/utf8"
 
 	"github.com/gliderlabs/ssh"
 	gossh "golang.org/x/crypto/ssh"
@@ -29,6 +30,40 @@ var (
 	errNone   = errors.New(`"none" authentication is refused`)
 )
 
+// maxUser is the longest SSH user name the front considers: a character
+// name is at most 20 letters, so a longer one is refused at every method
+// before any lookup, and never reaches a log whole (logUser).
+const maxUser = 64
+
+// logUser is a user name as the front logs it: cut to maxUser bytes, with
+// the length it had, so a client cannot write kilobytes into the log.
+func logUser(u string) string {
+	if len(u) <= maxUser {
+		return u
+	}
+	cut := maxUser
+	for cut > 0 && !utf8.RuneStart(u[cut]) {
+		cut--
+	}
+	return fmt.Sprintf("%s...(%d bytes)", u[:cut], len(u))
+}
+
+// mayTry is the check every authentication method makes first: a user
+// name that cannot be a character, or an address the gate has shut out
+// (too many failed logins, over any way in), is refused before any
+// lookup, hash or key check.
+func (s *Server) mayTry(c gossh.ConnMetadata) bool {
+	if len(c.User()) > maxUser {
+		s.log.Debug("sshd: authentication refused", "user", logUser(c.User()), "remote", c.RemoteAddr().String(), "why", "user name too long")
+		return false
+	}
+	if why := s.g.AddressRefused(c.RemoteAddr()); why != "" {
+		s.log.Debug("sshd: authentication refused", "user", logUser(c.User()), "remote", c.RemoteAddr().String(), "why", why)
+		return false
+	}
+	return true
+}
+
 // serverConfig is the x/crypto configuration of one connection. Every
 // callback reads the user name from the attempt's own ConnMetadata: a
 // client may change the name between attempts, and gliderlabs' Context
@@ -48,7 +83,7 @@ func (s *Server) serverConfig(ctx ssh.Context) *gossh.ServerConfig {
 		VerifiedPublicKeyCallback:   s.verifiedPublicKey,
 		AuthLogCallback: func(c gossh.ConnMetadata, method string, err error) {
 			if err == nil {
-				s.log.Debug("sshd: authenticated", "user", c.User(), "method", method, "remote", c.RemoteAddr().String())
+				s.log.Debug("sshd: authenticated", "user", logUser(c.User()), "method", method, "remote", c.RemoteAddr().String())
 			}
 		},
 	}
@@ -62,10 +97,13 @@ func proved(method, user string) *gossh.Permissions {
 // without an account in with any password: the session then asks the
 // creation questions, the password included.
 func (s *Server) password(c gossh.ConnMetadata, pw []byte) (*gossh.Permissions, error) {
+	if !s.mayTry(c) {
+		return nil, errDenied
+	}
 	user := c.User()
 	exists, err := s.g.AccountExists(user)
 	if err != nil {
-		s.log.Error("sshd: account lookup failed", "user", user, "err", err)
+		s.log.Error("sshd: account lookup failed", "user", logUser(user), "err", err)
 		return nil, errDenied
 	}
 	if !exists {
@@ -81,10 +119,13 @@ func (s *Server) password(c gossh.ConnMetadata, pw []byte) (*gossh.Permissions, 
 // question, so "ssh newname@host" goes straight to the creation questions.
 // An existing account must use its password or a key.
 func (s *Server) keyboardInteractive(c gossh.ConnMetadata, _ gossh.KeyboardInteractiveChallenge) (*gossh.Permissions, error) {
+	if !s.mayTry(c) {
+		return nil, errDenied
+	}
 	user := c.User()
 	exists, err := s.g.AccountExists(user)
 	if err != nil {
-		s.log.Error("sshd: account lookup failed", "user", user, "err", err)
+		s.log.Error("sshd: account lookup failed", "user", logUser(user), "err", err)
 		return nil, errDenied
 	}
 	if exists {
@@ -98,9 +139,12 @@ func (s *Server) keyboardInteractive(c gossh.ConnMetadata, _ gossh.KeyboardInter
 // too, so it records nothing; verifiedPublicKey runs once the client has
 // signed.
 func (s *Server) publicKey(c gossh.ConnMetadata, key gossh.PublicKey) (*gossh.Permissions, error) {
+	if !s.mayTry(c) {
+		return nil, errDenied
+	}
 	ok, err := s.registered(c.User(), key)
 	if err != nil {
-		s.log.Error("sshd: account keys lookup failed", "user", c.User(), "err", err)
+		s.log.Error("sshd: account keys lookup failed", "user", logUser(c.User()), "err", err)
 		return nil, errDenied
 	}
 	if !ok {
@@ -112,6 +156,9 @@ func (s *Server) publicKey(c gossh.ConnMetadata, key gossh.PublicKey) (*gossh.Pe
 // verifiedPublicKey runs after the client proved it holds key, and records
 // the key and the user name of that attempt.
 func (s *Server) verifiedPublicKey(c gossh.ConnMetadata, key gossh.PublicKey, _ *gossh.Permissions, _ string) (*gossh.Permissions, error) {
+	if !s.mayTry(c) {
+		return nil, errDenied
+	}
 	if ok, err := s.registered(c.User(), key); err != nil || !ok {
 		return nil, errDenied
 	}
@@ -153,7 +200,7 @@ func (s *Server) identify(user string, p *gossh.Permissions) (identity, error) {
 		return identity{}, errors.New("no authentication recorded")
 	}
 	if got := p.Extensions[extUser]; got != user {
-		return identity{}, fmt.Errorf("authenticated as %q, not %q", got, user)
+		return identity{}, fmt.Errorf("authenticated as %q, not %q", logUser(got), logUser(user))
 	}
 	id := identity{user: user, method: p.Extensions[extMethod]}
 	switch id.method {

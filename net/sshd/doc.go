@@ -9,7 +9,13 @@
 //     read stops start-up, it is never replaced;
 //   - authentication: the SSH user name is the character name; a password
 //     or a key registered in game opens an existing account, and a name
-//     without an account is let in to answer the creation questions;
+//     without an account is let in to answer the creation questions. The
+//     gate's login limits hold here as on telnet: an address it has shut
+//     out is refused before the handshake, and every method asks the gate
+//     first (Gate.AddressRefused), so a connection opened earlier cannot
+//     try a password or a key either; a password goes through the gate's
+//     one decision and its account cap (Gate.CheckPassword). A user name
+//     longer than maxUser is refused at once and logged cut (logUser);
 //   - the session channel: a PTY is required, window changes are always
 //     drained, exec and subsystem requests are answered with a line and
 //     exit status 1 or refused, port forwarding is denied;

@@ -54,7 +54,7 @@ func start(t *testing.T, scfg *sshd.Config) *env {
 // given, runs between New and Serve.
 func (e *env) serve(c sshd.Config, before ...func(*sshd.Server)) {
 	e.t.Helper()
-	log := slog.New(slog.NewTextHandler(io.MultiWriter(e.logs, testLog{e.t}), &slog.HandlerOptions{Level: slog.LevelInfo}))
+	log := slog.New(slog.NewTextHandler(io.MultiWriter(e.logs, testLog{e.t}), &slog.HandlerOptions{Level: slog.LevelDebug}))
 	s, err := sshd.New(e.srv.Gate(), e.cfg.Server.DataDir, c, log)
 	if err != nil {
 		e.t.Fatalf("sshd.New: %v", err)

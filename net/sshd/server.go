@@ -125,6 +125,10 @@ func (s *Server) Serve(l net.Listener) error {
 			continue
 		}
 		backoff = 0
+		if why := s.g.AddressRefused(c.RemoteAddr()); why != "" {
+			refuse(c, why)
+			continue
+		}
 		cn := s.newConn(c)
 		if !s.spawn("conn", func() {
 			defer s.dropConn(cn)
@@ -133,6 +137,18 @@ func (s *Server) Serve(l net.Listener) error {
 			s.dropConn(cn)
 		}
 	}
+}
+
+// refuse closes a connection from an address the gate has shut out,
+// before the SSH handshake, so it costs no key exchange and gets to try no
+// password or key. The reason goes first as a line, which SSH allows before
+// the version line: clients show it or ignore it, and a person trying with
+// netcat reads why. The write deadline keeps a client that does not read
+// from holding up the accept loop.
+func refuse(c net.Conn, why string) {
+	_ = c.SetWriteDeadline(time.Now().Add(time.Second))
+	_, _ = c.Write([]byte(why + "\r\n"))
+	_ = c.Close()
 }
 
 func (s *Server) stopping() bool {

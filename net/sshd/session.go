@@ -154,11 +154,11 @@ func (x *session) shell() {
 	}
 	id, err := x.s.identify(x.sc.User(), x.sc.Permissions)
 	if err != nil {
-		x.s.log.Warn("sshd: session refused", "user", x.sc.User(), "remote", x.sc.RemoteAddr().String(), "err", err)
+		x.s.log.Warn("sshd: session refused", "user", logUser(x.sc.User()), "remote", x.sc.RemoteAddr().String(), "err", err)
 		x.refuse("zonemud could not confirm who you are; please connect again.")
 		return
 	}
-	args := []any{"user", id.user, "method", id.method, "remote", x.sc.RemoteAddr().String()}
+	args := []any{"user", logUser(id.user), "method", id.method, "remote", x.sc.RemoteAddr().String()}
 	if id.key != nil {
 		args = append(args, "key", gossh.FingerprintSHA256(id.key))
 	}

@@ -1,0 +1,151 @@
+package sshd_test
+
+import (
+	"net"
+	"strings"
+	"testing"
+	"time"
+
+	gossh "golang.org/x/crypto/ssh"
+
+	"zonemud/internal/config"
+	"zonemud/internal/servertest"
+	"zonemud/net/sshd"
+)
+
+// startWith is start with the server's config changed first.
+func startWith(t *testing.T, edit func(*config.Config)) *env {
+	t.Helper()
+	cfg := servertest.Config(t)
+	edit(cfg)
+	e := &env{t: t, cfg: cfg, srv: servertest.Start(t, cfg), logs: &logBuf{}}
+	e.serve(sshd.DefaultConfig())
+	return e
+}
+
+// dialFrom opens a TCP connection from a given loopback address (Linux
+// routes all of 127.0.0.0/8 to lo), so per-address limits can be tested.
+func dialFrom(t *testing.T, local, addr string) net.Conn {
+	t.Helper()
+	d := net.Dialer{LocalAddr: &net.TCPAddr{IP: net.ParseIP(local)}, Timeout: 15 * time.Second}
+	c, err := d.Dial("tcp", addr)
+	if err != nil {
+		t.Fatalf("dial from %s: %v", local, err)
+	}
+	return c
+}
+
+// sshFrom connects over SSH from a given loopback address and
+// authenticates as user.
+func (e *env) sshFrom(local, user string, auth ...gossh.AuthMethod) (*gossh.Client, error) {
+	c := dialFrom(e.t, local, e.addr)
+	cc := &gossh.ClientConfig{User: user, Auth: auth, HostKeyCallback: gossh.FixedHostKey(e.ssh.HostKey()), Timeout: 15 * time.Second}
+	_ = c.SetDeadline(time.Now().Add(30 * time.Second))
+	conn, chans, reqs, err := gossh.NewClientConn(c, e.addr, cc)
+	if err != nil {
+		c.Close()
+		return nil, err
+	}
+	_ = c.SetDeadline(time.Time{})
+	cl := gossh.NewClient(conn, chans, reqs)
+	e.t.Cleanup(func() { cl.Close() })
+	return cl, nil
+}
+
+// shutOut makes telnet logins from local fail until the gate shuts the
+// address out.
+func (e *env) shutOut(local, name string) {
+	e.t.Helper()
+	c := servertest.Wrap(e.t, dialFrom(e.t, local, e.srv.TelnetAddr()))
+	defer c.Close()
+	c.Expect("name")
+	c.Send(name)
+	for i := 0; i < e.cfg.Gate.MaxLoginFailures; i++ {
+		c.Expect("password")
+		c.Send("not-the-password")
+		c.ExpectWithin("Wrong password", 20*time.Second)
+	}
+	late := servertest.Wrap(e.t, dialFrom(e.t, local, e.srv.TelnetAddr()))
+	late.Expect("Too many failed logins from your address")
+}
+
+// An address telnet has shut out for failed logins can try no password,
+// and no key, over SSH: not on a new connection (refused before the
+// handshake) and not on one it opened before (refused before the password
+// is checked). The x/crypto/ssh client is a real one.
+func TestSSH_ShutOutAddressCannotTryPasswords(t *testing.T) {
+	e := startWith(t, func(c *config.Config) {
+		c.Gate.LimitLoopback = true
+		c.Gate.MaxLoginFailures = 3
+		c.Gate.MaxBadPasswords = 3
+	})
+	owner := servertest.Wrap(t, dialFrom(t, "127.0.0.20", e.srv.TelnetAddr()))
+	owner.Create("Keeper", "keeper-pass")
+	owner.Quit()
+	key := newKey(t)
+	e.addKey("Keeper", key.PublicKey())
+	checks := func() uint64 { return e.srv.Gate().LoginStats().PasswordChecks }
+
+	e.shutOut("127.0.0.21", "Keeper")
+	before := checks()
+	if _, err := e.sshFrom("127.0.0.21", "Keeper", gossh.Password("keeper-pass")); err == nil {
+		t.Fatal("the right password opened the account from a shut-out address")
+	}
+	if _, err := e.sshFrom("127.0.0.21", "Keeper", gossh.PublicKeys(key)); err == nil {
+		t.Fatal("the registered key opened the account from a shut-out address")
+	}
+	if got := checks(); got != before {
+		t.Fatalf("%d passwords checked for a shut-out address, want none", got-before)
+	}
+
+	// A connection that finished its handshake before its address was
+	// shut out: the client learns the password only after the shut-out.
+	var checked uint64
+	late := gossh.PasswordCallback(func() (string, error) {
+		e.shutOut("127.0.0.22", "Keeper")
+		checked = checks()
+		return "keeper-pass", nil
+	})
+	if _, err := e.sshFrom("127.0.0.22", "Keeper", late); err == nil {
+		t.Fatal("the right password opened the account over a connection whose address was then shut out")
+	}
+	if got := checks(); got != checked {
+		t.Fatalf("%d passwords checked after the shut-out, want none", got-checked)
+	}
+	lateKey := gossh.PublicKeysCallback(func() ([]gossh.Signer, error) {
+		e.shutOut("127.0.0.25", "Keeper")
+		return []gossh.Signer{key}, nil
+	})
+	if _, err := e.sshFrom("127.0.0.25", "Keeper", lateKey); err == nil {
+		t.Fatal("the registered key opened the account over a connection whose address was then shut out")
+	}
+
+	// Elsewhere the owner gets in, by password and by key.
+	if _, err := e.sshFrom("127.0.0.23", "Keeper", gossh.Password("keeper-pass")); err != nil {
+		t.Fatalf("the owner's password from another address: %v", err)
+	}
+	c, err := e.sshFrom("127.0.0.24", "Keeper", gossh.PublicKeys(key))
+	if err != nil {
+		t.Fatalf("the owner's key from another address: %v", err)
+	}
+	openTerm(t, c, "xterm", 80, 24).Expect("Exits:")
+}
+
+// A user name of 5,000 bytes is refused before any lookup, and reaches
+// the log cut to a few dozen bytes with its length.
+func TestSSH_LongUserNameIsCutInTheLog(t *testing.T) {
+	e := start(t, nil)
+	long := strings.Repeat("a", 5000)
+	for _, auth := range []gossh.AuthMethod{gossh.Password("whatever"), gossh.PublicKeys(newKey(t)), gossh.KeyboardInteractive(func(string, string, []string, []bool) ([]string, error) { return nil, nil })} {
+		if _, err := e.dial(long, auth); err == nil {
+			t.Fatal("a 5,000-byte user name was let in")
+		}
+	}
+	log := e.logs.String()
+	if !strings.Contains(log, "...(5000 bytes)") {
+		t.Fatalf("no refusal logged with the name cut:\n%s", log)
+	}
+	if strings.Contains(log, strings.Repeat("a", 100)) {
+		t.Fatal("the log holds 100 bytes or more of the user name")
+	}
+}
