@@ -82,7 +82,7 @@ type Stats struct {
 	Errors     uint64 // calls that raised an error (timeouts excluded)
 	Timeouts   uint64 // calls stopped by their budget or the hang guard
 	Work       uint64 // instructions (and library work) of every call
-	Deferred   uint64 // on_tick triggers and mud.after timers put off: the pulse budget was spent
+	Deferred   uint64 // times an on_tick round or a mud.after timer was put off: the pulse budget was spent
 	Overruns   uint64 // pulses whose budget was spent
 	StateOver  uint64 // state checks that found an entity's data over the cap
 	ScriptsOff int    // scripts switched off by their breaker
