@@ -59,7 +59,7 @@ func (c Config) Validate() error {
 type World struct {
 	cfg     Config       // immutable after New
 	zoneCfg zone.Config  // immutable after New
-	set     *content.Set // immutable after New (hot reload swaps a whole World's set later)
+	set     *content.Set // immutable after New
 	db      *store.DB    // immutable after New
 	log     *slog.Logger // immutable after New
 	started time.Time    // immutable after New

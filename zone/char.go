@@ -117,9 +117,6 @@ func (c *Char) stateWord() string {
 	return c.pos.String()
 }
 
-// isPlayer reports whether c is a player's character.
-func (c *Char) isPlayer() bool { return c.pl != nil }
-
 // keywords are what other players type to target c.
 func (c *Char) keywords() []string {
 	if c.mob != nil {

@@ -413,7 +413,7 @@ func (z *Zone) lit(c *Char) bool {
 	return false
 }
 
-// cmdScoreFull is score with the numbers combat reads.
+// scoreLines are the lines of score with the numbers combat reads.
 func (z *Zone) scoreLines(c *Char) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Hitroll %d, damroll %d, armour %d, dodge %d%%, %d attack(s) a round.",

@@ -164,7 +164,7 @@ func (z *Zone) transferOut(c *Char, dest *Zone, room, from string) {
 	// the other zone now owns.
 	nc := c.handOver()
 	nc.pl.sess = s // forget dropped the link; the session travels with the character
-	m := transferMsg{ch: nc, room: room, from: from, via: "walk", sentAt: z.pulses.now}
+	m := transferMsg{ch: nc, room: room, from: from, sentAt: z.pulses.now}
 	moved := z.shard.Moving(c.name, dest, func() bool {
 		if !dest.send(m) {
 			return false

@@ -51,7 +51,7 @@ func (z *Zone) ScriptWorkForTest() (int64, script.Stats) {
 	return z.vm.PulseWork(), z.vm.Stats()
 }
 
-// HandleForTest handles one inbox message and flushes output, as one turn
+// InputForTest handles one input line and flushes output, as one turn
 // of Run would.
 func (z *Zone) InputForTest(s Session, seq uint64, line string) {
 	z.drainMail()

@@ -74,14 +74,6 @@ func itemRecord(it *Item) ItemRecord {
 // A move saved on one side only would claim an item the store still
 // records somewhere else, and the store would refuse the zone's batch.
 
-// holderOf is the character that carries it, however deep in containers.
-func holderOf(it *Item) *Char {
-	for it.in != nil {
-		it = it.in
-	}
-	return it.carrier
-}
-
 // itemsChanged marks whatever holds it, however deep in containers, as
 // changed: the carrying character (its cached saved form is dropped too)
 // or the room it lies in.

@@ -54,9 +54,6 @@ type transferMsg struct {
 	ch   *Char
 	room string // destination room ref
 	from string // direction word the character came from, "" if none
-	// via tells the arrival how the character came: "walk" shows the
-	// ordinary arrival line; others are for later kinds of travel.
-	via string
 	// sentAt is the sending zone's pulse when it let go. The character's
 	// timers (lag, cooldowns, protection) are pulses of that zone's clock;
 	// each zone's clock runs its own count, so the receiver rebases them.

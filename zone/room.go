@@ -73,9 +73,6 @@ func (r *Room) removeChar(c *Char) {
 	c.room = nil
 }
 
-// players counts the players in the room.
-func (r *Room) players() int { return r.nplayers }
-
 // exitOpen reports whether one can pass d: an exit with no door or an open
 // one.
 func (r *Room) exitOpen(d content.Dir) bool {

@@ -3,7 +3,6 @@ package zone
 import (
 	"fmt"
 	"sort"
-	"strings"
 	"time"
 )
 
@@ -344,15 +343,6 @@ func (z *Zone) sendLine(c *Char, text string) {
 		p.queued = true
 		z.flushList = append(z.flushList, c)
 	}
-}
-
-// sendText queues text that already ends in a newline (or that must not
-// get one).
-func (z *Zone) sendText(c *Char, text string) {
-	if strings.HasSuffix(text, "\n") {
-		text = text[:len(text)-1]
-	}
-	z.sendLine(c, text)
 }
 
 // prompt makes sure c's output ends with a prompt.

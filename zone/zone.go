@@ -249,17 +249,6 @@ func (z *Zone) post(m msg) bool {
 	}
 }
 
-// postOrDrop delivers m if the inbox has room and drops it otherwise. Only
-// for notices the zone can afford to miss.
-func (z *Zone) postOrDrop(m msg) bool {
-	select {
-	case z.inbox <- m:
-		return true
-	default:
-		return false
-	}
-}
-
 // send queues m on the zone's mailbox. It never blocks; it is how zones and
 // the world talk to a zone.
 func (z *Zone) send(m msg) bool { return z.mail.Push(m) == nil }

@@ -236,7 +236,7 @@ func withNewestBackup(err error, dir string) error {
 		return err
 	}
 	sort.Strings(found) // the names sort by the time they were made
-	return fmt.Errorf("%w The newest backup made in game is %s.", err, found[len(found)-1])
+	return fmt.Errorf("%w (the newest backup made in game is %s)", err, found[len(found)-1])
 }
 
 // listen binds every configured address.

@@ -39,7 +39,8 @@ type clientInfo struct {
 	terminal      string
 }
 
-// conn is one client connection's protocol: telnet now, SSH beside it.
+// conn is one client connection's protocol: telnet (telnetconn.go) or SSH
+// (sshconn.go).
 // The reader goroutine calls next and setReadDeadline; the writer goroutine
 // calls the write methods, flush and close; info, remote and kind are safe
 // from any goroutine.

@@ -246,8 +246,8 @@ func (g *Gate) Connections() int { return int(g.conns.Load()) }
 
 // Shutdown stops accepting connections and closes sessions still at a
 // login prompt. Sessions in the world are closed by their zones when the
-// world shuts down; call it after this. Shutdown waits for every session
-// goroutine to end, or for ctx.
+// world shuts down, after this. It does not wait: Wait waits for every
+// session goroutine to end. It always returns nil.
 func (g *Gate) Shutdown(ctx context.Context) error {
 	g.stopping.Store(true)
 	g.mu.Lock()
