@@ -173,7 +173,7 @@ func (s *Session) askSecret(prompt string) (string, error) {
 	return pw, err
 }
 
-// login runs the dialogue of DESIGN.md and returns the character's name.
+// login runs the login dialogue and returns the character's name.
 func (s *Session) login() (string, error) {
 	for tries := 0; tries < 10; tries++ {
 		typed, err := s.ask("By what name do you wish to be known? ")

@@ -497,7 +497,7 @@ func (w *wire) commandsBefore(n int) []byte {
 // login dialogue: at the name prompt, or at the question whether a name a
 // transcript line typed is right, which it declines. The server's login
 // asks with a line containing "name", then "(y/n)", then "password", then
-// "again" (DESIGN.md).
+// "again" (the gate's package doc).
 func (w *wire) login(name, password string) {
 	w.t.Helper()
 	w.mu.Lock()

@@ -1,0 +1,45 @@
+// Package gate is where every player connection passes through, telnet,
+// telnet over TLS and SSH alike: it admits a connection, runs the login
+// dialogue, and then carries the player's lines into the zone that holds
+// the character and the zone's output back out.
+//
+// It owns:
+//   - admission: connection caps in total and per address, the login
+//     throttle that slows and then shuts out an address or an account
+//     after wrong passwords (limits.go, accounts.go);
+//   - the login dialogue that players and scripted clients rely on
+//     (login.go): a line containing "name"; for a new name "(y/n)", then
+//     "password" and "again"; for a known one "password" once. The
+//     client's echo goes off (telnet WILL ECHO) before any text about the
+//     password;
+//   - the Session, which implements zone.Session: a bounded output queue
+//     (outq.go) that a zone writes to without ever blocking, and a line
+//     sequence number so the zone applies each line once;
+//   - the per-protocol framing behind the conn interface: telnet
+//     (telnetconn.go, over net/telnet) and SSH (sshconn.go, over the
+//     channel net/sshd hands it), so the rest of the package is the same
+//     for both;
+//   - what is said out of band: GMCP and MSSP (gmcp.go).
+//
+// Goroutines, per connection, both counted in Gate.wg so Wait can wait for
+// them:
+//   - the reader (Session.serve): the opening negotiation, the login, then
+//     every line into the session's zone (Zone.Input, which may block while
+//     the zone's inbox is full and the zone alive); when the connection
+//     drops it tells the zone (Zone.Dropped) and the character goes
+//     link-dead;
+//   - the writer (Session.writer): the only code that writes the socket.
+//     It takes whole bursts from the output queue, renders colour markup at
+//     the client's level, writes them with one deadline per burst, and
+//     closes the connection if a burst cannot be written in time.
+//
+// Zones call a session's Write, GMCP, Close and SetZone from their own
+// goroutines; those only touch the output queue or atomics. A full queue
+// closes the connection: a client that stops reading never stalls a zone.
+//
+// The gate reaches the game through world.World (accounts, Enter). It also
+// imports zone, for the Session interface it implements and the zone
+// pointer it routes input through, store, for the account record, and
+// world/content, for colour rendering; docs/ARCHITECTURE.md says where
+// this routing is headed. It must not import net/sshd, which imports it.
+package gate
