@@ -21,6 +21,7 @@ import (
 
 	"zonemud/internal/config"
 	"zonemud/internal/server"
+	"zonemud/store"
 )
 
 // Root is the repository root, found from this file's path.
@@ -56,7 +57,8 @@ func Config(t testing.TB) *config.Config {
 }
 
 // Start runs a server with cfg (Config(t) if nil) and shuts it down when
-// the test ends, checking that shutdown was clean.
+// the test ends, checking that shutdown was clean and that the database it
+// leaves passes every check the store makes when it opens a file.
 func Start(t testing.TB, cfg *config.Config) *server.Server {
 	t.Helper()
 	if cfg == nil {
@@ -72,6 +74,17 @@ func Start(t testing.TB, cfg *config.Config) *server.Server {
 		defer cancel()
 		if err := srv.Shutdown(ctx); err != nil {
 			t.Errorf("shutdown: %v", err)
+		}
+		path := filepath.Join(cfg.Server.DataDir, cfg.Store.File)
+		scfg := cfg.Store
+		scfg.CheckOnOpen = true
+		db, err := store.OpenReadOnly(path, scfg)
+		if err != nil {
+			t.Errorf("the database the server left does not pass its checks: %v", err)
+			return
+		}
+		if err := db.Close(); err != nil {
+			t.Error(err)
 		}
 	})
 	return srv
