@@ -139,7 +139,10 @@ type Server struct {
 	// PerPlayer is (RSSPlay - RSSBase) / bots logged in.
 	PerPlayer int64
 	Lateness  []ZoneLateness // worst first
-	Errors    []string
+	// Writes and Lines are the server's writes to sockets over the window
+	// and the lines of text they carried; -1 if it does not count them.
+	Writes, Lines int64
+	Errors        []string
 }
 
 func (m *monitor) server(loggedIn int) *Server {
@@ -147,7 +150,7 @@ func (m *monitor) server(loggedIn int) *Server {
 	if r.cfg.PID == 0 && r.cfg.Metrics == "" {
 		return nil
 	}
-	s := &Server{PID: r.cfg.PID}
+	s := &Server{PID: r.cfg.PID, Writes: -1, Lines: -1}
 	if r.cfg.PID != 0 {
 		if m.winLastAt > m.winFirstAt {
 			s.CPU = float64(m.winLast.cpu-m.winFirst.cpu) / float64(m.winLastAt-m.winFirstAt)
@@ -162,6 +165,7 @@ func (m *monitor) server(loggedIn int) *Server {
 	}
 	if r.cfg.Metrics != "" {
 		s.Lateness = latenessOver(m.scrapes)
+		s.Writes, s.Lines = outputOver(m.scrapes)
 		if m.scrapeErr != nil {
 			s.Errors = append(s.Errors, m.scrapeErr.Error())
 		}

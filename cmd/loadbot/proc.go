@@ -73,6 +73,8 @@ func readProc(root string, pid int) (procSample, error) {
 const (
 	metricLateness     = "zonemud_zone_pulse_lateness_seconds"
 	metricLatenessHist = "zonemud_zone_pulse_lateness_hist_seconds_bucket"
+	metricBursts       = "zonemud_output_bursts_total"
+	metricLines        = "zonemud_output_lines_total"
 )
 
 // scrape is one read of the server's /metrics: the worst pulse lateness of
@@ -81,6 +83,9 @@ const (
 type scrape struct {
 	worst map[string]float64           // zone -> seconds
 	hist  map[string]map[float64]int64 // zone -> upper bound (seconds) -> count of pulses at or below it
+	// bursts and lines are the server's output counters: writes to
+	// sockets, and the lines of text they carried (-1 if absent).
+	bursts, lines int64
 }
 
 // fetchMetrics reads url with a short timeout.
@@ -104,7 +109,7 @@ func fetchMetrics(ctx context.Context, url string) (scrape, error) {
 
 // parseMetrics picks the lateness series out of the Prometheus text format.
 func parseMetrics(r io.Reader) (scrape, error) {
-	s := scrape{worst: map[string]float64{}, hist: map[string]map[float64]int64{}}
+	s := scrape{worst: map[string]float64{}, hist: map[string]map[float64]int64{}, bursts: -1, lines: -1}
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64<<10), 1<<20)
 	for sc.Scan() {
@@ -121,6 +126,16 @@ func parseMetrics(r io.Reader) (scrape, error) {
 			v, err := strconv.ParseFloat(value, 64)
 			if err == nil {
 				s.worst[labels["zone"]] = v
+			}
+		case metricBursts, metricLines:
+			n, err := strconv.ParseInt(value, 10, 64)
+			if err != nil {
+				continue
+			}
+			if name == metricBursts {
+				s.bursts = n
+			} else {
+				s.lines = n
 			}
 		case metricLatenessHist:
 			le, err1 := strconv.ParseFloat(labels["le"], 64)
@@ -229,4 +244,17 @@ func histP99(before, after map[float64]int64) (time.Duration, int64) {
 		}
 	}
 	return time.Duration(math.MaxInt64), total
+}
+
+// outputOver is the server's output over the window: writes and lines, or
+// -1 each if the server does not count them.
+func outputOver(scrapes []scrape) (bursts, lines int64) {
+	if len(scrapes) < 2 {
+		return -1, -1
+	}
+	a, b := scrapes[0], scrapes[len(scrapes)-1]
+	if a.bursts < 0 || b.bursts < 0 || a.lines < 0 || b.lines < 0 {
+		return -1, -1
+	}
+	return b.bursts - a.bursts, b.lines - a.lines
 }

@@ -43,6 +43,8 @@ zonemud_zone_pulse_lateness_hist_seconds_bucket{zone="emberfall",le="0.005"} 195
 zonemud_zone_pulse_lateness_hist_seconds_bucket{zone="emberfall",le="0.025"} 200
 zonemud_zone_pulse_lateness_hist_seconds_bucket{zone="emberfall",le="+Inf"} 200
 zonemud_players 12
+zonemud_output_bursts_total 1000
+zonemud_output_lines_total 9000
 `
 
 func TestParseMetricsAndLateness(t *testing.T) {
@@ -74,6 +76,10 @@ func TestParseMetricsAndLateness(t *testing.T) {
 	}
 	if zl[0].Pulses != 300 || zl[0].P99 != 25*time.Millisecond {
 		t.Errorf("p99: got %v of %d pulses, want 25ms of 300", zl[0].P99, zl[0].Pulses)
+	}
+	second.bursts, second.lines = 1500, 19000
+	if w, l := outputOver([]scrape{first, second}); w != 500 || l != 10000 {
+		t.Errorf("output over the window: %d writes, %d lines; want 500, 10000", w, l)
 	}
 	if zl[1].Pulses != 0 {
 		t.Errorf("a zone without a histogram has pulses %d", zl[1].Pulses)

@@ -259,6 +259,10 @@ func (s *Summary) Text() string {
 			fmt.Fprintf(&b, "server RSS: %s before, %s in play (%s per player), %s at most from the quit on, %s at the end\n",
 				mib(v.RSSBase), mib(v.RSSPlay), kib(v.PerPlayer), mib(v.RSSQuit), mib(v.RSSEnd))
 		}
+		if v.Writes >= 0 && v.Lines > 0 {
+			fmt.Fprintf(&b, "server output: %d lines in %d writes over the window, %.3f writes per line\n",
+				v.Lines, v.Writes, float64(v.Writes)/float64(v.Lines))
+		}
 		if len(v.Lateness) > 0 {
 			b.WriteString("pulse lateness (worst zones first):")
 			for i, z := range v.Lateness {
@@ -355,12 +359,14 @@ func (s *Summary) JSON() ([]byte, error) {
 		RSSEnd      int64      `json:"rss_end_bytes"`
 		PerPlayer   int64      `json:"rss_per_player_bytes"`
 		Lateness    []zoneLate `json:"pulse_lateness"`
+		Writes      int64      `json:"writes"`
+		Lines       int64      `json:"lines"`
 		WatchErrors []string   `json:"errors,omitempty"`
 	}
 	var srv *server
 	if v := s.Server; v != nil {
 		srv = &server{PID: v.PID, CPU: v.CPU, RSSBase: v.RSSBase, RSSPlay: v.RSSPlay, RSSQuit: v.RSSQuit,
-			RSSEnd: v.RSSEnd, PerPlayer: v.PerPlayer, WatchErrors: v.Errors}
+			RSSEnd: v.RSSEnd, PerPlayer: v.PerPlayer, WatchErrors: v.Errors, Writes: v.Writes, Lines: v.Lines}
 		for _, z := range v.Lateness {
 			f := func(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
 			srv.Lateness = append(srv.Lateness, zoneLate{z.Zone, f(z.Worst), f(z.P99), z.Pulses})
