@@ -1,9 +1,9 @@
 package telnet
 
 import (
-	"bufio"
 	"compress/zlib"
 	"io"
+	"sync"
 	"sync/atomic"
 	"unicode/utf8"
 )
@@ -11,26 +11,78 @@ import (
 // Encoder writes the server's side of a connection. It is owned by the
 // writer goroutine; only Compressing may be called from elsewhere.
 //
-// Output is buffered: nothing is guaranteed to reach the underlying writer
-// until Flush, which the writer calls after each burst of writes.
+// Output is buffered: everything written between two Flushes goes to the
+// underlying writer in one Write at Flush (a burst past maxPending bytes is
+// passed on as it grows), so a burst of many lines costs one system call.
+// Between bursts the Encoder holds no buffer: Flush hands it back to a pool
+// shared by every connection, so an idle connection costs nothing here.
 type Encoder struct {
-	o       *Options      // immutable after NewEncoder
-	bw      *bufio.Writer // writer goroutine only: the plain stream
-	zw      *zlib.Writer  // writer goroutine only: the MCCP2 stream, kept for reuse
-	out     io.Writer     // writer goroutine only: bw, or zw while compressing
-	lastCR  bool          // writer goroutine only: the last text byte written was '\r'
-	scratch []byte        // writer goroutine only
+	o       *Options     // immutable after NewEncoder
+	w       io.Writer    // immutable after NewEncoder: the connection
+	buf     []byte       // writer goroutine only: bytes for the next Flush; nil between bursts
+	zw      *zlib.Writer // writer goroutine only: the MCCP2 stream, kept for reuse
+	lastCR  bool         // writer goroutine only: the last text byte written was '\r'
+	scratch []byte       // writer goroutine only: text converted for zlib, while compressing
+	err     error        // writer goroutine only: the connection's first write error, returned ever after
 
 	compressing atomic.Bool // atomic: written by the writer goroutine, read anywhere
 }
 
-// encoderChunk is the most converted text held before it is written on.
-const encoderChunk = 4096
+// maxPending is the most bytes held before they are written on, whatever
+// the burst; it bounds the memory of one connection's burst.
+const maxPending = 64 << 10
+
+// bufPool holds the burst buffers of idle connections.
+var bufPool = sync.Pool{New: func() any { b := make([]byte, 0, 4096); return &b }}
 
 // NewEncoder returns an Encoder writing to w under the negotiated state o.
 func NewEncoder(w io.Writer, o *Options) *Encoder {
-	bw := bufio.NewWriterSize(w, encoderChunk)
-	return &Encoder{o: o, bw: bw, out: bw}
+	return &Encoder{o: o, w: w}
+}
+
+// plain appends bytes to the burst buffer, taking one from the pool at the
+// start of a burst, and writes a burst that grew past maxPending on now.
+// It is the io.Writer under the zlib stream too.
+type plain Encoder
+
+func (p *plain) Write(b []byte) (int, error) {
+	e := (*Encoder)(p)
+	if e.buf == nil {
+		e.buf = (*bufPool.Get().(*[]byte))[:0]
+	}
+	e.buf = append(e.buf, b...)
+	if len(e.buf) >= maxPending {
+		if err := e.writeOut(); err != nil {
+			return 0, err
+		}
+	}
+	return len(b), nil
+}
+
+// writeOut passes the buffered bytes to the connection and hands the
+// buffer back to the pool.
+func (e *Encoder) writeOut() error {
+	if e.buf == nil {
+		return e.err
+	}
+	if len(e.buf) > 0 && e.err == nil {
+		_, e.err = e.w.Write(e.buf)
+	}
+	b := e.buf[:0]
+	e.buf = nil
+	if cap(b) <= maxPending*2 {
+		bufPool.Put(&b)
+	}
+	return e.err
+}
+
+// out is where text and control bytes go: the zlib stream while
+// compressing, else the burst buffer.
+func (e *Encoder) out() io.Writer {
+	if e.compressing.Load() {
+		return e.zw
+	}
+	return (*plain)(e)
 }
 
 // WriteText writes text from the game: every 0xFF doubled as IAC IAC, every
@@ -40,8 +92,30 @@ func NewEncoder(w io.Writer, o *Options) *Encoder {
 // dashes to '-') and sent as '?' otherwise; no byte >= 0x80 is sent then.
 // ANSI escape sequences in p pass unchanged.
 func (e *Encoder) WriteText(p []byte) error {
+	if e.err != nil {
+		return e.err
+	}
+	if e.compressing.Load() {
+		e.scratch = e.appendText(e.scratch[:0], p)
+		_, err := e.zw.Write(e.scratch)
+		if cap(e.scratch) > 4096 {
+			e.scratch = nil // a burst's big one goes
+		}
+		return err
+	}
+	if e.buf == nil {
+		e.buf = (*bufPool.Get().(*[]byte))[:0]
+	}
+	e.buf = e.appendText(e.buf, p)
+	if len(e.buf) >= maxPending {
+		return e.writeOut()
+	}
+	return nil
+}
+
+// appendText appends p converted for the wire (see WriteText) to buf.
+func (e *Encoder) appendText(buf, p []byte) []byte {
 	utf := e.o.UTF8()
-	buf := e.scratch[:0]
 	for i := 0; i < len(p); {
 		c := p[i]
 		switch {
@@ -75,23 +149,8 @@ func (e *Encoder) WriteText(p []byte) error {
 			e.lastCR = false
 			i += n
 		}
-		if len(buf) >= encoderChunk {
-			if _, err := e.out.Write(buf); err != nil {
-				return err
-			}
-			buf = buf[:0]
-		}
 	}
-	var err error
-	if len(buf) > 0 {
-		_, err = e.out.Write(buf)
-	}
-	// Keep a small scratch buffer; a burst's big one goes, so an idle
-	// connection does not hold the memory of its largest output.
-	if cap(buf) <= 1024 {
-		e.scratch = buf[:0]
-	}
-	return err
+	return buf
 }
 
 // WritePrompt writes a prompt: WriteText, then IAC EOR if the client agreed
@@ -101,7 +160,7 @@ func (e *Encoder) WritePrompt(p []byte) error {
 		return err
 	}
 	if end := e.o.promptEnd(); len(end) > 0 {
-		_, err := e.out.Write(end)
+		_, err := e.out().Write(end)
 		return err
 	}
 	return nil
@@ -110,7 +169,10 @@ func (e *Encoder) WritePrompt(p []byte) error {
 // WriteRaw writes control bytes as given: negotiation replies from the
 // Decoder, EchoOff/EchoOn, frames from GMCPFrame and MSSPFrame.
 func (e *Encoder) WriteRaw(ctl []byte) error {
-	_, err := e.out.Write(ctl)
+	if e.err != nil {
+		return e.err
+	}
+	_, err := e.out().Write(ctl)
 	return err
 }
 
@@ -120,15 +182,16 @@ func (e *Encoder) GMCP(pkg string, json []byte) error { return e.WriteRaw(GMCPFr
 // MSSP writes the MSSP variables; see MSSPFrame.
 func (e *Encoder) MSSP(vars []MSSPVar) error { return e.WriteRaw(MSSPFrame(vars)) }
 
-// Flush sends everything written so far: a zlib sync flush first while
-// compressing, so the client can decompress all of it now.
+// Flush sends everything written since the last Flush in one Write: a
+// zlib sync flush first while compressing, so the client can decompress
+// all of it now.
 func (e *Encoder) Flush() error {
 	if e.compressing.Load() {
 		if err := e.zw.Flush(); err != nil {
 			return err
 		}
 	}
-	return e.bw.Flush()
+	return e.writeOut()
 }
 
 // appendASCII appends an ASCII stand-in for a non-ASCII rune.

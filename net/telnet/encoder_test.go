@@ -67,8 +67,62 @@ func TestEncoder_LongText(t *testing.T) {
 	if want := strings.Repeat("line u\r\n", 3000); buf.String() != want {
 		t.Errorf("got %d bytes, want %d", buf.Len(), len(want))
 	}
-	if cap(e.scratch) > 2*encoderChunk {
-		t.Errorf("scratch capacity %d kept", cap(e.scratch))
+	if e.buf != nil {
+		t.Errorf("a %d-byte buffer kept after Flush", cap(e.buf))
+	}
+}
+
+// countWriter counts the writes that reach it.
+type countWriter struct {
+	bytes.Buffer
+	writes int
+}
+
+func (w *countWriter) Write(p []byte) (int, error) {
+	w.writes++
+	return w.Buffer.Write(p)
+}
+
+// A burst of text, prompts and control bytes reaches the connection in one
+// write, and the encoder keeps no buffer between bursts.
+func TestEncoder_OneWritePerFlush(t *testing.T) {
+	o := NewOptions(DefaultConfig())
+	var w countWriter
+	e := NewEncoder(&w, o)
+	for range 50 {
+		e.WriteText([]byte("Somebody says, 'hello'\n"))
+	}
+	e.WriteRaw([]byte{IAC, NOP})
+	e.WritePrompt([]byte("> "))
+	if w.writes != 0 {
+		t.Fatalf("%d writes before Flush", w.writes)
+	}
+	if err := e.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	if w.writes != 1 {
+		t.Fatalf("%d writes for one burst, want 1", w.writes)
+	}
+	if !strings.HasPrefix(w.String(), "Somebody says, 'hello'\r\nSomebody") || !strings.Contains(w.String(), "\xff\xf1> ") {
+		t.Fatalf("burst: %q", w.String())
+	}
+	if e.buf != nil {
+		t.Fatal("the encoder kept its buffer after Flush")
+	}
+	e.Flush()
+	if w.writes != 1 {
+		t.Fatal("an empty Flush wrote")
+	}
+	// A burst past maxPending goes on as it grows, in pieces of at least
+	// maxPending bytes.
+	w.writes = 0
+	big := bytes.Repeat([]byte("x"), 1000)
+	for range 3 * maxPending / 1000 {
+		e.WriteText(big)
+	}
+	e.Flush()
+	if w.writes < 2 || w.writes > 4 {
+		t.Fatalf("%d writes for a %d-byte burst", w.writes, 3*maxPending)
 	}
 }
 
@@ -265,7 +319,7 @@ func TestEncoder_WriteErrors(t *testing.T) {
 	if err := e.Flush(); err != errWrite {
 		t.Errorf("Flush() = %v, want the write error", err)
 	}
-	if err := e.WriteText(bytes.Repeat([]byte("y"), 3*encoderChunk)); err != errWrite {
+	if err := e.WriteText(bytes.Repeat([]byte("y"), 3*maxPending)); err != errWrite {
 		t.Errorf("WriteText() after a failure = %v, want the write error", err)
 	}
 }

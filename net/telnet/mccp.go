@@ -35,19 +35,18 @@ func (e *Encoder) StartCompression() error {
 	if e.compressing.Load() || !e.o.MCCP2() {
 		return nil
 	}
-	if _, err := e.bw.Write([]byte{IAC, SB, OptMCCP2, IAC, SE}); err != nil {
+	if _, err := (*plain)(e).Write([]byte{IAC, SB, OptMCCP2, IAC, SE}); err != nil {
 		return err
 	}
 	if e.zw == nil {
-		zw, err := zlib.NewWriterLevel(e.bw, mccpLevel)
+		zw, err := zlib.NewWriterLevel((*plain)(e), mccpLevel)
 		if err != nil {
 			return err
 		}
 		e.zw = zw
 	} else {
-		e.zw.Reset(e.bw)
+		e.zw.Reset((*plain)(e))
 	}
-	e.out = e.zw
 	e.compressing.Store(true)
 	return nil
 }
@@ -58,8 +57,8 @@ func (e *Encoder) StopCompression() error {
 	if !e.compressing.Load() {
 		return nil
 	}
-	e.out = e.bw
 	e.compressing.Store(false)
+	e.scratch = nil
 	return e.zw.Close()
 }
 
