@@ -70,7 +70,7 @@ type loadResult struct {
 }
 
 func newSaver(db *store.DB, log *slog.Logger) *saver {
-	return &saver{db: db, disk: db, log: log, q: queue.New[saverOp](queue.Options{KeepCap: 1024}),
+	return &saver{db: db, disk: db, log: log, q: queue.New(queue.Options[saverOp]{KeepCap: 1024}),
 		held: map[string]*heldRecord{}, retryEvery: 5 * time.Second}
 }
 

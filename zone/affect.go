@@ -140,7 +140,6 @@ func (z *Zone) charPulse(c *Char) {
 	if c.pl != nil && len(c.pl.pending) > 0 && z.pulses.now >= c.lagUntil {
 		line := c.pl.pending[0]
 		c.pl.pending = c.pl.pending[1:]
-		c.pl.atPrompt = false
 		z.interpret(c, line)
 		if z.holds(c) && c.pl.sess != nil {
 			z.prompt(c)

@@ -63,7 +63,6 @@ type Player struct {
 	appliedSeq uint64
 	out        []byte
 	queued     bool // in the zone's flush list
-	atPrompt   bool // the client's cursor sits after a prompt
 	linkDead   bool
 	reap       pulseHandle
 	lastInput  time.Time
@@ -79,9 +78,11 @@ type Player struct {
 	epoch      uint64
 	arrival    uint64
 	// ver counts changes to the character; savedVer is the ver of its last
-	// committed save on this arrival, and savedAt when that save committed.
-	ver, savedVer uint64
-	savedAt       time.Time
+	// committed save on this arrival, and savedAt when that save committed;
+	// queuedVer is the ver of the last batch it went to the saver in
+	// (committed or not yet).
+	ver, savedVer, queuedVer uint64
+	savedAt                  time.Time
 	// lastVitals is what Char.Vitals last told the client.
 	lastVitals gmcpVitals
 	// pending holds lines typed while lagged, run as the lag ends.

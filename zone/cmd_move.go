@@ -46,10 +46,10 @@ func (z *Zone) move(c *Char, d content.Dir) bool {
 	from := c.room
 	to := from.proto.Exits[d].To
 	if dest := z.localRoom(to); dest != nil {
-		z.act(from, c, c, "$n leaves "+d.String()+".")
+		z.presence(from, c, c, noticeLeaves(d.String()))
 		from.removeChar(c)
 		z.fireRoom(from, "on_leave", c, d.String())
-		z.act(dest, nil, c, "$n arrives from "+arrivalFrom(d)+".")
+		z.presence(dest, nil, c, noticeArrivesFrom(arrivalFrom(d)))
 		dest.addChar(c)
 		z.showRoom(c)
 		z.arrived(c, dest)
@@ -64,7 +64,7 @@ func (z *Zone) move(c *Char, d content.Dir) bool {
 	if c.pl == nil {
 		return false // mobs stay in their zone
 	}
-	z.act(from, c, c, "$n leaves "+d.String()+".")
+	z.presence(from, c, c, noticeLeaves(d.String()))
 	z.fireRoom(from, "on_leave", c, d.String())
 	z.transferOut(c, target, to, arrivalFrom(d))
 	return true
@@ -241,9 +241,9 @@ func (z *Zone) handleTransfer(m transferMsg) {
 		}
 	}
 	if m.from != "" {
-		z.act(room, nil, c, "$n arrives from "+m.from+".")
+		z.presence(room, nil, c, noticeArrivesFrom(m.from))
 	} else {
-		z.act(room, nil, c, "$n arrives.")
+		z.presence(room, nil, c, noticeArrives)
 	}
 	room.addChar(c)
 	if c.pl != nil {

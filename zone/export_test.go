@@ -303,3 +303,25 @@ func (z *Zone) LagForTest(name string, pulses uint64) {
 // ItemProtoForTest is a prototype of the zone's content, for a test to
 // change (each test loads its own content).
 func (z *Zone) ItemProtoForTest(ref string) *content.Item { return z.set.Items[ref] }
+
+// QueueInputForTest puts a line in the inbox without handling it, as a
+// session does while the zone is busy. The inbox must have room.
+func (z *Zone) QueueInputForTest(s Session, seq uint64, line string) {
+	select {
+	case z.inbox <- inputMsg{sess: s, seq: seq, line: line}:
+	default:
+		panic("QueueInputForTest: the inbox is full")
+	}
+}
+
+// BatchForTest runs one turn of Run on what the inbox holds: one batch,
+// then the flush.
+func (z *Zone) BatchForTest() {
+	select {
+	case m := <-z.inbox:
+		z.batch(m)
+	default:
+		z.batch(nil)
+	}
+	z.flush()
+}

@@ -18,6 +18,9 @@ type Room struct {
 	// nplayers counts the players in people, so messages for a room with
 	// no one to read them are never built.
 	nplayers int
+	// news is the comings and goings of a crowded room waiting for the
+	// next pulse (crowd.go).
+	news []*news
 }
 
 type doorState uint8

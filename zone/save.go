@@ -15,7 +15,12 @@ import (
 //     committed save (ver > savedVer).
 //   - Every dirty character of the zone at one checkpoint goes in one batch,
 //     which the store commits all or nothing, so a give between two players,
-//     or a drop and a pick-up, is never half saved.
+//     or a drop and a pick-up, is never half saved. A character unchanged
+//     since the batch it last went to the saver in is not copied again:
+//     the saver commits batches in order, so that batch carries it before
+//     or with this one (a batch that fails makes its characters count as
+//     unsaved again). Without this, N players leaving at once would queue
+//     N batches of up to N records each.
 //   - Checkpoints fall every checkpoint interval, at a phase drawn at random
 //     when the zone starts, so a character's first save lands at a random
 //     point within one interval of its arrival and zones do not all save at
@@ -86,9 +91,10 @@ func (z *Zone) checkpoint(leaving []*CharRecord, outOfWorld bool) {
 	}
 	var entries []savedEntry
 	for _, c := range z.players {
-		if c.pl.ver == c.pl.savedVer {
+		if c.pl.ver == c.pl.savedVer || c.pl.ver == c.pl.queuedVer {
 			continue
 		}
+		c.pl.queuedVer = c.pl.ver
 		rec := z.record(c)
 		b.Chars = append(b.Chars, rec)
 		entries = append(entries, savedEntry{name: c.name, arrival: c.pl.arrival, ver: c.pl.ver})
@@ -156,6 +162,13 @@ func (z *Zone) handleSaved(m savedMsg) {
 		for _, r := range m.rooms {
 			r.objVer++
 		}
+		// The batch's characters count as unsaved again: the next
+		// checkpoint copies them whether or not they changed.
+		for _, e := range m.entries {
+			if c := z.players[e.name]; c != nil && c.pl.arrival == e.arrival && c.pl.queuedVer == e.ver {
+				c.pl.queuedVer = 0
+			}
+		}
 		return
 	}
 	for _, e := range m.entries {
@@ -175,7 +188,7 @@ func (z *Zone) handleSaved(m savedMsg) {
 func (z *Zone) evict(c *Char) {
 	z.log.Error("zone: evicting a character whose owner epoch is stale; not saved", "name", c.name)
 	s := c.pl.sess
-	z.act(c.room, c, c, "$n fades from the world.")
+	z.presence(c.room, c, c, noticeFades)
 	if c.room != nil {
 		c.room.removeChar(c)
 	}

@@ -56,7 +56,7 @@ func (z *Zone) handleArrive(m arriveMsg) {
 	z.rosterOld = true
 	c.pl.arrival++
 	z.dirty(c) // the new epoch and placement are worth saving
-	z.act(room, nil, c, "$n has entered the world.")
+	z.presence(room, nil, c, noticeEntered)
 	room.addChar(c)
 	if m.sess != nil {
 		z.bind(c, m.sess)
@@ -153,7 +153,7 @@ func (z *Zone) attach(c *Char, s Session) {
 	}
 	switch {
 	case wasLinkDead:
-		z.act(c.room, c, c, "$n has reconnected.")
+		z.presence(c.room, c, c, noticeReconnected)
 		z.sendLine(c, "Reconnecting. You are where you left off.")
 	case old != nil:
 		z.sendLine(c, "You take over your character from your other connection.")
@@ -190,17 +190,17 @@ func (z *Zone) goLinkDead(c *Char) {
 		p.sess = nil
 	}
 	p.linkDead = true
-	p.out = p.out[:0]
+	z.freeOut(p)
 	p.pending = nil // nobody is there to have typed them any more
 	z.rosterOld = true
 	if c.room != nil {
-		z.act(c.room, c, c, "$n has lost $s link.")
+		z.presence(c.room, c, c, noticeLostLink)
 	}
 	p.reap.cancel()
 	p.reap = z.pulses.after(uint64(time.Duration(z.cfg.LinkDeadSecs)*time.Second/PulseInterval), func() {
 		if z.players[c.name] == c && c.pl.linkDead {
 			if c.room != nil {
-				z.act(c.room, c, c, "$n fades from the world.")
+				z.presence(c.room, c, c, noticeFades)
 			}
 			z.handBack(c, "linkdead")
 		}
@@ -226,7 +226,6 @@ func (z *Zone) handleInput(m inputMsg) {
 	}
 	p.appliedSeq = m.seq
 	p.lastInput = time.Now()
-	p.atPrompt = false
 	p.commands++
 	z.dirty(c)
 	if z.pulses.now < c.lagUntil || len(c.pl.pending) > 0 {
@@ -254,7 +253,7 @@ func (z *Zone) quit(c *Char) {
 	}
 	s := c.pl.sess
 	z.flushOne(c, false)
-	z.act(c.room, c, c, "$n has left the world.")
+	z.presence(c.room, c, c, noticeLeft)
 	z.handBack(c, "quit")
 	if s != nil {
 		s.Close("You step out of the world. Your character is saved. Farewell!")
@@ -304,7 +303,7 @@ func (z *Zone) idleSweep() {
 	for _, c := range z.sortedPlayers() {
 		if c.pl.sess != nil && time.Since(c.pl.lastInput) > limit {
 			z.flushOne(c, false)
-			z.act(c.room, c, c, "$n drifts out of the world.")
+			z.presence(c.room, c, c, noticeDrifts)
 			s := c.pl.sess
 			z.handBack(c, "idle")
 			s.Close(fmt.Sprintf("You have been idle for %d minutes and drift out of the world. Your character is saved.", z.cfg.IdleMins))
@@ -333,9 +332,8 @@ func (z *Zone) sendLine(c *Char, text string) {
 	if p == nil || p.sess == nil {
 		return
 	}
-	if p.atPrompt {
-		p.out = append(p.out, '\n')
-		p.atPrompt = false
+	if p.out == nil {
+		p.out = z.outBuf()
 	}
 	p.out = append(p.out, text...)
 	p.out = append(p.out, '\n')
@@ -399,8 +397,10 @@ func (z *Zone) unqueue(c *Char) {
 }
 
 // flushOne hands c's waiting output to its session, ending it with a
-// prompt if prompt is set. A session that is closing drops it; its reader
-// reports the drop.
+// prompt if prompt is set. The session decides how the prompt meets the
+// text around it (a blank line before it, a fresh line after it), and
+// merges what it has not written yet. A session that is closing drops it;
+// its reader reports the drop.
 func (z *Zone) flushOne(c *Char, prompt bool) {
 	p := c.pl
 	if p == nil || !p.queued {
@@ -408,21 +408,41 @@ func (z *Zone) flushOne(c *Char, prompt bool) {
 	}
 	p.queued = false
 	if p.sess == nil || (!prompt && len(p.out) == 0) {
-		p.out = p.out[:0]
+		z.freeOut(p)
 		return
 	}
 	if prompt {
-		if len(p.out) > 0 {
-			p.out = append(p.out, '\n')
-		}
 		p.out = append(p.out, z.promptText(c)...)
 		z.gmcpVitals(c, false)
 	}
 	p.sess.Write(p.out, prompt)
-	p.atPrompt = prompt
-	if cap(p.out) > 2048 {
-		p.out = nil // a burst's buffer is not kept: idle players stay small
-	} else {
-		p.out = p.out[:0]
+	z.freeOut(p)
+}
+
+// Output buffers: a player holds one only while output waits for the
+// flush; the session copies it, and it goes back to the zone's spares, so
+// an idle player holds none.
+const (
+	outSpares   = 64   // spare buffers a zone keeps
+	outSpareCap = 4096 // the largest kept
+)
+
+// outBuf is an empty output buffer, a spare if there is one.
+func (z *Zone) outBuf() []byte {
+	if n := len(z.outFree); n > 0 {
+		b := z.outFree[n-1]
+		z.outFree[n-1] = nil
+		z.outFree = z.outFree[:n-1]
+		return b
+	}
+	return make([]byte, 0, 256)
+}
+
+// freeOut takes p's buffer back for the zone's spares.
+func (z *Zone) freeOut(p *Player) {
+	b := p.out
+	p.out = nil
+	if b != nil && cap(b) <= outSpareCap && len(z.outFree) < outSpares {
+		z.outFree = append(z.outFree, b[:0])
 	}
 }

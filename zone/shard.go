@@ -45,9 +45,12 @@ type Shard interface {
 type Session interface {
 	// ID is unique among sessions in this process.
 	ID() uint64
-	// Write queues output (text with colour markup). prompt says the text
-	// ends with a prompt, which the session marks for the client (telnet
-	// EOR or GA). It reports false if the session is closed.
+	// Write queues output: lines of text with colour markup, each ending
+	// in a newline, and with prompt set, the prompt after the last
+	// newline. The session marks the prompt for the client (telnet EOR or
+	// GA), puts a blank line before it and starts a fresh line after it
+	// as the client needs, and may merge output not yet written into one
+	// burst with one prompt. It reports false if the session is closed.
 	Write(p []byte, prompt bool) bool
 	// Close queues msg as the last output and closes the connection.
 	Close(msg string)

@@ -39,11 +39,15 @@ type Config struct {
 	// off. The wiring sets it; help text that shows an ssh command line
 	// names it.
 	SSHPort string `toml:"-"`
+	// CrowdSize is the number of players in a room past which comings and
+	// goings are told as one summary a pulse rather than one line each
+	// (0: never).
+	CrowdSize int `toml:"crowd_size"`
 }
 
 // DefaultConfig is the configuration used where config.toml is silent.
 func DefaultConfig() Config {
-	return Config{LinkDeadSecs: 60, IdleMins: 60, CheckpointSecs: 10, Dormant: true, MaxRoomItems: 1000}
+	return Config{LinkDeadSecs: 60, IdleMins: 60, CheckpointSecs: 10, Dormant: true, MaxRoomItems: 1000, CrowdSize: 30}
 }
 
 // Validate reports the first out-of-range value, naming its key.
@@ -57,6 +61,8 @@ func (c Config) Validate() error {
 		return fmt.Errorf("zone.checkpoint_secs: %d is out of range 1 to 3600", c.CheckpointSecs)
 	case c.MaxRoomItems < 10 || c.MaxRoomItems > 100000:
 		return fmt.Errorf("zone.max_room_items: %d is out of range 10 to 100000", c.MaxRoomItems)
+	case c.CrowdSize < 0 || c.CrowdSize > 100000:
+		return fmt.Errorf("zone.crowd_size: %d is out of range 0 to 100000", c.CrowdSize)
 	}
 	return nil
 }
@@ -97,6 +103,8 @@ type Zone struct {
 	nextRID        rid
 	itemIDs        [2]uint64 // next, end of the reserved block
 	flushList      []*Char   // players with output waiting
+	outFree        [][]byte  // spare output buffers (session.go)
+	newsRooms      []*Room   // crowded rooms with comings and goings to tell
 	gen            uint64    // the lease generation saves carry (heartbeatMsg changes it)
 	stopping       bool
 	dormant        bool
@@ -126,7 +134,8 @@ type Zone struct {
 	roster       atomic.Pointer[[]RosterEntry] // atomic: written by the zone
 	pop          atomic.Int32                  // atomic: players held, link-dead included
 	faults       atomic.Uint64                 // atomic: recovered panics
-	lateMax      atomic.Int64                  // atomic: worst pulse lateness in ns since last read
+	late         lateness                      // written by the zone, read anywhere
+	batches      batchCounts                   // written by the zone, read anywhere
 	pulseNo      atomic.Uint64                 // atomic: pulses ticked
 	dropped      atomic.Uint64                 // atomic: inputs dropped as duplicates
 	checkpoints  atomic.Uint64                 // atomic: batches queued
@@ -196,7 +205,7 @@ func New(proto *content.Zone, set *content.Set, shard Shard, cfg Config, opt Opt
 	z := &Zone{
 		id: id, template: proto.ID, proto: proto, shard: shard, cfg: cfg, log: lg,
 		inbox: make(chan msg, InboxSize),
-		mail:  queue.New[msg](queue.Options{KeepCap: 1024}),
+		mail:  queue.New(queue.Options[msg]{KeepCap: 1024}),
 		dead:  make(chan struct{}),
 		set:   set,
 		rng:   mrand.New(mrand.NewPCG(seed, seed^0x9e3779b97f4a7c15)),
@@ -316,6 +325,29 @@ func (z *Zone) Run(ctx context.Context) {
 		z.pulseNo.Store(z.pulses.now)
 		ticker.Reset(PulseInterval)
 	}
+	pulse := func(fired time.Time) {
+		// Lateness is how long the tick waited for the zone: the ticker
+		// stamps when it fired, and a zone busy with messages takes it
+		// later.
+		z.late.record(time.Since(fired))
+		z.tick()
+		if z.cfg.Dormant && z.canSleep() {
+			next := z.nextDue()
+			ticker.Stop()
+			z.dormant = true
+			z.sleeping.Store(true)
+			dormantAt = time.Now()
+			if next > 0 {
+				d := time.Duration(next-z.pulses.now) * PulseInterval
+				if wake == nil {
+					wake = time.NewTimer(d)
+				} else {
+					wake.Reset(d)
+				}
+				wakeC = wake.C
+			}
+		}
+	}
 	for {
 		select {
 		case <-ctx.Done():
@@ -323,41 +355,63 @@ func (z *Zone) Run(ctx context.Context) {
 			return
 		case m := <-z.inbox:
 			wakeUp()
-			z.drainMail()
-			z.handle(m)
+			z.batch(m)
 		case <-z.mail.Signal():
 			wakeUp()
-			z.drainMail()
+			z.batch(nil)
 		case fired := <-ticker.C:
-			// Lateness is how long the tick waited for the zone: the
-			// ticker stamps when it fired, and a zone busy with messages
-			// takes it later.
-			if late := time.Since(fired); int64(late) > z.lateMax.Load() {
-				z.lateMax.Store(int64(late))
-			}
-			z.tick()
-			if z.cfg.Dormant && z.canSleep() {
-				next := z.nextDue()
-				ticker.Stop()
-				z.dormant = true
-				z.sleeping.Store(true)
-				dormantAt = time.Now()
-				if next > 0 {
-					d := time.Duration(next-z.pulses.now) * PulseInterval
-					if wake == nil {
-						wake = time.NewTimer(d)
-					} else {
-						wake.Reset(d)
-					}
-					wakeC = wake.C
-				}
-			}
+			pulse(fired)
 		case <-wakeC:
 			wakeC = nil
 			wakeUp()
 		}
+		// Timers after the batch (seed 002): a tick that fell due while
+		// the batch ran is not left to the select's coin.
+		select {
+		case fired := <-ticker.C:
+			pulse(fired)
+		default:
+		}
 		z.flush()
 	}
+}
+
+// The inbox is drained in bounded batches: until it is empty, or once at
+// least batchFloor messages are handled and batchBudget has passed. Then
+// the timers that fell due run and every player the batch wrote to is
+// flushed once, so under load each player gets one write per batch rather
+// than one per message, and a lone command is flushed as soon as it is
+// handled.
+const (
+	batchFloor  = 32
+	batchBudget = 5 * time.Millisecond
+)
+
+// batch handles first (nil for a wake-up by mail) and whatever else is
+// queued, within the batch bounds. Mail is handled before each inbox
+// message, which keeps causal order.
+func (z *Zone) batch(first msg) {
+	start := time.Now()
+	n := z.drainMail()
+	if first != nil {
+		z.handle(first)
+		n++
+	}
+	for n < batchFloor || time.Since(start) < batchBudget {
+		select {
+		case m := <-z.inbox:
+			n += z.drainMail()
+			z.handle(m)
+			n++
+		default:
+			if z.mail.Len() == 0 {
+				z.batches.record(n)
+				return
+			}
+			n += z.drainMail()
+		}
+	}
+	z.batches.record(n)
 }
 
 // canSleep reports whether the zone may stop its ticker: nobody here,
@@ -385,22 +439,26 @@ func (z *Zone) nextDue() uint64 {
 	return 0
 }
 
-// drainMail handles everything on the mailbox.
-func (z *Zone) drainMail() {
+// drainMail handles everything on the mailbox and returns how many
+// messages that was.
+func (z *Zone) drainMail() int {
 	z.owner.check()
 	q := z.mail.Pop()
 	if len(q) == 0 {
-		return
+		return 0
 	}
 	z.mailDepth.Store(int32(len(q)))
 	for _, m := range q {
 		z.handle(m)
 	}
+	n := len(q)
 	z.mail.Recycle(q)
+	return n
 }
 
 // tick is one pulse.
 func (z *Zone) tick() {
+	z.tellNews()
 	z.owner.check()
 	z.scriptPulse()
 	z.pulses.tick()
@@ -531,16 +589,16 @@ func (z *Zone) handBackAfterFault(m msg, s Session) Session {
 			return nil
 		}
 		if c := z.bySess[s.ID()]; c != nil {
-			c.pl.out = c.pl.out[:0] // the panic may have left it half built
-			z.act(c.room, c, c, "$n has left the world.")
+			z.freeOut(c.pl) // the panic may have left it half built
+			z.presence(c.room, c, c, noticeLeft)
 			z.handBack(c, "fault")
 		}
 		return s
 	}
 	if c := z.players[name]; c != nil {
 		// Taken in, perhaps not yet bound to its session.
-		c.pl.out = c.pl.out[:0]
-		z.act(c.room, c, c, "$n has left the world.")
+		z.freeOut(c.pl)
+		z.presence(c.room, c, c, noticeLeft)
 		z.handBack(c, "fault")
 		return s
 	}
@@ -671,10 +729,6 @@ func (z *Zone) publishRoster() {
 	z.roster.Store(&list)
 	z.pop.Store(int32(len(z.players)))
 }
-
-// PulseLateness returns the worst lateness of a pulse since the last call
-// and resets it.
-func (z *Zone) PulseLateness() time.Duration { return time.Duration(z.lateMax.Swap(0)) }
 
 // ScriptStats is the zone's Lua VM's counters as of the last second it was
 // busy; ok is false for a zone without scripts.

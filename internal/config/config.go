@@ -65,6 +65,7 @@ type Server struct {
 	Hostname     string `toml:"hostname"`
 	Contact      string `toml:"contact"`
 	Website      string `toml:"website"`
+	ProfileLocks bool   `toml:"profile_locks"`
 }
 
 // Validate reports the first bad value, naming its key.

@@ -27,7 +27,7 @@ var (
 
 // Options are a queue's limits. The zero value is an unbounded queue that
 // keeps drained slices of any size for reuse.
-type Options struct {
+type Options[T any] struct {
 	// Limit is the most elements the queue holds; a push past it fails
 	// with ErrFull and queues nothing. 0 is no limit.
 	Limit int
@@ -35,6 +35,32 @@ type Options struct {
 	// a bigger one (a burst's) is let go, so an idle queue stays small.
 	// 0 keeps any; a negative value keeps none.
 	KeepCap int
+	// Pool, if set, is where drained slices go instead, shared with other
+	// queues: an empty queue then holds no slice at all, and takes one
+	// from the pool when something is pushed.
+	Pool *Pool[T]
+}
+
+// Pool shares drained slices between queues. The zero value is ready.
+type Pool[T any] struct {
+	p sync.Pool
+	// MaxCap is the largest capacity kept; 0 keeps any.
+	MaxCap int
+}
+
+func (p *Pool[T]) get() []T {
+	if v, ok := p.p.Get().(*[]T); ok {
+		return (*v)[:0]
+	}
+	return nil
+}
+
+func (p *Pool[T]) put(s []T) {
+	if cap(s) == 0 || (p.MaxCap > 0 && cap(s) > p.MaxCap) {
+		return
+	}
+	s = s[:0]
+	p.p.Put(&s)
 }
 
 // Queue is a multi-producer, single-consumer queue of T.
@@ -45,11 +71,11 @@ type Queue[T any] struct {
 	closed bool // guarded by mu
 
 	signal chan struct{} // capacity 1: something was queued since the last receive
-	opt    Options       // immutable after New
+	opt    Options[T]    // immutable after New
 }
 
 // New returns an empty queue.
-func New[T any](opt Options) *Queue[T] {
+func New[T any](opt Options[T]) *Queue[T] {
 	return &Queue[T]{signal: make(chan struct{}, 1), opt: opt}
 }
 
@@ -117,10 +143,16 @@ func (q *Queue[T]) roomLocked(n int) error {
 	return nil
 }
 
-// takeSpareLocked starts an empty queue on the spare slice, if there is one.
+// takeSpareLocked starts an empty queue on the spare slice, or one from
+// the pool, if there is one.
 func (q *Queue[T]) takeSpareLocked() {
-	if q.items == nil && q.spare != nil {
+	if q.items != nil {
+		return
+	}
+	if q.spare != nil {
 		q.items, q.spare = q.spare, nil
+	} else if q.opt.Pool != nil {
+		q.items = q.opt.Pool.get()
 	}
 }
 
@@ -150,7 +182,15 @@ func (q *Queue[T]) Pop() []T {
 // handled, so that the next pushes reuse it. Its elements are cleared
 // first, so that the queue keeps nothing they point to alive.
 func (q *Queue[T]) Recycle(s []T) {
-	if cap(s) == 0 || q.opt.KeepCap < 0 || (q.opt.KeepCap > 0 && cap(s) > q.opt.KeepCap) {
+	if cap(s) == 0 {
+		return
+	}
+	if q.opt.Pool != nil {
+		clear(s)
+		q.opt.Pool.put(s)
+		return
+	}
+	if q.opt.KeepCap < 0 || (q.opt.KeepCap > 0 && cap(s) > q.opt.KeepCap) {
 		return
 	}
 	clear(s)

@@ -9,7 +9,7 @@ import (
 )
 
 func TestQueue_PopTakesEverythingInOrder(t *testing.T) {
-	q := New[int](Options{})
+	q := New(Options[int]{})
 	for i := range 5 {
 		if err := q.Push(i); err != nil {
 			t.Fatalf("Push(%d): %v", i, err)
@@ -34,7 +34,7 @@ func TestQueue_PopTakesEverythingInOrder(t *testing.T) {
 }
 
 func TestQueue_SignalAfterPush(t *testing.T) {
-	q := New[string](Options{})
+	q := New(Options[string]{})
 	select {
 	case <-q.Signal():
 		t.Fatal("signal ready on an empty queue")
@@ -59,7 +59,7 @@ func TestQueue_SignalAfterPush(t *testing.T) {
 }
 
 func TestQueue_LimitRefusesWholePush(t *testing.T) {
-	q := New[byte](Options{Limit: 10})
+	q := New(Options[byte]{Limit: 10})
 	if err := q.Append([]byte("12345"), []byte("678")); err != nil {
 		t.Fatalf("Append within the limit: %v", err)
 	}
@@ -78,7 +78,7 @@ func TestQueue_LimitRefusesWholePush(t *testing.T) {
 }
 
 func TestQueue_CloseKeepsQueuedAndRefusesLater(t *testing.T) {
-	q := New[byte](Options{Limit: 4})
+	q := New(Options[byte]{Limit: 4})
 	q.Append([]byte("abcd"))
 	// The last words go in whatever the limit.
 	if !q.Close([]byte("bye")) {
@@ -107,7 +107,7 @@ func TestQueue_CloseKeepsQueuedAndRefusesLater(t *testing.T) {
 }
 
 func TestQueue_RecycledSliceIsReused(t *testing.T) {
-	q := New[int](Options{})
+	q := New(Options[int]{})
 	for range 100 {
 		q.Push(1)
 	}
@@ -124,7 +124,7 @@ func TestQueue_RecycledSliceIsReused(t *testing.T) {
 }
 
 func TestQueue_RecycleClearsElements(t *testing.T) {
-	q := New[*int](Options{})
+	q := New(Options[*int]{})
 	v := 7
 	q.Push(&v)
 	s := q.Pop()
@@ -135,7 +135,7 @@ func TestQueue_RecycleClearsElements(t *testing.T) {
 }
 
 func TestQueue_KeepCapLetsBigSlicesGo(t *testing.T) {
-	q := New[byte](Options{KeepCap: 64})
+	q := New(Options[byte]{KeepCap: 64})
 	q.Append(make([]byte, 1000))
 	big := q.Pop()
 	q.Recycle(big)
@@ -144,7 +144,7 @@ func TestQueue_KeepCapLetsBigSlicesGo(t *testing.T) {
 		t.Fatalf("a %d-byte slice was kept past KeepCap 64", cap(big))
 	}
 
-	none := New[byte](Options{KeepCap: -1})
+	none := New(Options[byte]{KeepCap: -1})
 	none.Append(make([]byte, 8))
 	s := none.Pop()
 	none.Recycle(s)
@@ -154,12 +154,38 @@ func TestQueue_KeepCapLetsBigSlicesGo(t *testing.T) {
 	}
 }
 
+// Queues sharing a pool hold no slice while empty, and reuse each other's.
+func TestQueue_PoolSharesSlices(t *testing.T) {
+	var pool Pool[byte]
+	a := New(Options[byte]{Pool: &pool})
+	b := New(Options[byte]{Pool: &pool})
+	a.Append(make([]byte, 100))
+	s := a.Pop()
+	a.Recycle(s)
+	if a.items != nil || a.spare != nil {
+		t.Fatal("an empty queue with a pool kept a slice")
+	}
+	// sync.Pool may drop what it holds at any GC, so reuse is not
+	// asserted; a push must work either way.
+	if err := b.Push('x'); err != nil {
+		t.Fatal(err)
+	}
+	if got := b.Pop(); string(got) != "x" {
+		t.Fatalf("Pop = %q", got)
+	}
+	big := Pool[byte]{MaxCap: 16}
+	big.put(make([]byte, 0, 64))
+	if got := big.get(); got != nil {
+		t.Fatalf("a pool with MaxCap 16 kept a slice of capacity %d", cap(got))
+	}
+}
+
 // Each producer's elements arrive in its order, every one exactly once,
 // however the producers interleave.
 func TestQueue_ManyProducersOneConsumer(t *testing.T) {
 	const producers, each = 8, 2000
 	type item struct{ p, i int }
-	q := New[item](Options{})
+	q := New(Options[item]{})
 	var wg sync.WaitGroup
 	for p := range producers {
 		wg.Go(func() {
@@ -202,7 +228,7 @@ func TestQueue_ManyProducersOneConsumer(t *testing.T) {
 }
 
 func BenchmarkQueue_PushPop(b *testing.B) {
-	q := New[int](Options{})
+	q := New(Options[int]{})
 	b.ReportAllocs()
 	for i := 0; b.Loop(); i++ {
 		q.Push(i)

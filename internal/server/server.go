@@ -17,6 +17,7 @@ import (
 	"net/http/pprof"
 	"os"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strconv"
 	"sync"
@@ -30,6 +31,7 @@ import (
 	"zonemud/store"
 	"zonemud/world"
 	"zonemud/world/content"
+	"zonemud/zone"
 )
 
 // Options are what Start needs beyond the configuration.
@@ -98,6 +100,11 @@ func Start(cfg *config.Config, opt Options) (srv *Server, err error) {
 		lg = slog.Default()
 	}
 	s := &Server{cfg: cfg, log: lg}
+	if cfg.Server.ProfileLocks {
+		// One contended lock in five, and every wait of 100 µs or more.
+		runtime.SetMutexProfileFraction(5)
+		runtime.SetBlockProfileRate(int(100 * time.Microsecond))
+	}
 	defer func() {
 		if err != nil {
 			s.abort()
@@ -424,10 +431,15 @@ func (s *Server) metrics(w http.ResponseWriter, r *http.Request) {
 	ls := s.gate.LoginStats()
 	fmt.Fprintf(w, "# HELP zonemud_login_password_checks_total Passwords hashed to check a login.\n# TYPE zonemud_login_password_checks_total counter\nzonemud_login_password_checks_total %d\n", ls.PasswordChecks)
 	fmt.Fprintf(w, "# HELP zonemud_login_refused_total Connections and login tries refused before any password was checked.\n# TYPE zonemud_login_refused_total counter\nzonemud_login_refused_total{why=\"address\"} %d\nzonemud_login_refused_total{why=\"account\"} %d\n", ls.RefusedAddress, ls.RefusedAccount)
+	bursts, lines := s.gate.Output()
+	fmt.Fprintf(w, "# HELP zonemud_output_bursts_total Bursts of output written to connections (one write each).\n# TYPE zonemud_output_bursts_total counter\nzonemud_output_bursts_total %d\n", bursts)
+	fmt.Fprintf(w, "# HELP zonemud_output_lines_total Lines of text in those bursts.\n# TYPE zonemud_output_lines_total counter\nzonemud_output_lines_total %d\n", lines)
 	type row struct {
 		template                          string
 		hosted, faults, pop, dormant      uint64
 		late                              float64
+		lateHist                          [len(zone.LatenessBounds) + 1]uint64
+		batches, messages                 uint64
 		lua                               bool
 		mem, calls, errs, timeouts, offed uint64
 		work, deferred, overruns          uint64
@@ -445,6 +457,12 @@ func (s *Server) metrics(w http.ResponseWriter, r *http.Request) {
 		r.faults += z.Faults()
 		r.pop += uint64(z.Population())
 		r.late = max(r.late, z.PulseLateness().Seconds())
+		for i, n := range z.PulseLatenessCounts() {
+			r.lateHist[i] += n
+		}
+		b, m := z.Batches()
+		r.batches += b
+		r.messages += m
 		if z.Dormant() {
 			r.dormant++
 		}
@@ -473,6 +491,16 @@ func (s *Server) metrics(w http.ResponseWriter, r *http.Request) {
 	series("zonemud_zone_faults_total", "Recovered handler panics per zone.", "counter", false, func(r *row) string { return u(r.faults) })
 	series("zonemud_zone_population", "Players per zone.", "gauge", false, func(r *row) string { return u(r.pop) })
 	series("zonemud_zone_pulse_lateness_seconds", "Worst pulse lateness per zone since the last scrape.", "gauge", false, func(r *row) string { return " " + strconv.FormatFloat(r.late, 'g', -1, 64) })
+	fmt.Fprintf(w, "# HELP zonemud_zone_pulse_lateness_hist_seconds How late each pulse was taken, per zone.\n# TYPE zonemud_zone_pulse_lateness_hist_seconds histogram\n")
+	for _, r := range rows {
+		for i, b := range zone.LatenessBounds {
+			fmt.Fprintf(w, "zonemud_zone_pulse_lateness_hist_seconds_bucket{zone=%q,le=\"%g\"} %d\n", r.template, b.Seconds(), r.lateHist[i])
+		}
+		fmt.Fprintf(w, "zonemud_zone_pulse_lateness_hist_seconds_bucket{zone=%q,le=\"+Inf\"} %d\n", r.template, r.lateHist[len(r.lateHist)-1])
+		fmt.Fprintf(w, "zonemud_zone_pulse_lateness_hist_seconds_count{zone=%q} %d\n", r.template, r.lateHist[len(r.lateHist)-1])
+	}
+	series("zonemud_zone_batches_total", "Inbox batches handled: messages handled together, then one flush.", "counter", false, func(r *row) string { return u(r.batches) })
+	series("zonemud_zone_messages_total", "Messages handled in inbox batches.", "counter", false, func(r *row) string { return u(r.messages) })
 	series("zonemud_zone_dormant", "Zones that have stopped ticking (nobody there, nothing due).", "gauge", false, func(r *row) string { return u(r.dormant) })
 	series("zonemud_lua_memory_bytes", "Estimated memory of each zone's Lua VM.", "gauge", true, func(r *row) string { return u(r.mem) })
 	series("zonemud_lua_calls_total", "Calls into Lua.", "counter", true, func(r *row) string { return u(r.calls) })

@@ -58,6 +58,10 @@ type conn interface {
 	close() error
 
 	info() clientInfo
+	// colorDepth is the colour depth output is rendered at by default, and
+	// whether a screen reader is in use: info's fields, cheaply, for every
+	// burst.
+	colorDepth() (content.ColorLevel, bool)
 	remote() string
 	kind() string
 	// echoOff and echoOn are the bytes to queue around a password prompt

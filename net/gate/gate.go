@@ -124,6 +124,8 @@ type Gate struct {
 	ipFails   throttle // failed logins by address
 	accounts  accounts // password tries by account
 	overflows atomic.Uint64
+	bursts    atomic.Uint64 // output bursts flushed: a write to the socket each, unless empty
+	lines     atomic.Uint64 // lines of text in them
 	refusedIP atomic.Uint64 // connections and tries refused by per-address limits
 	// refusedTries counts password tries refused, unchecked, by an
 	// account's cap; checks counts passwords hashed to check them.
@@ -215,8 +217,8 @@ func (g *Gate) admit(addr net.Addr) string {
 	return ""
 }
 
-// run is one connection's life: the writer on its own goroutine, the
-// reader (login, then play) on the calling one. It returns when the
+// run is one connection's life: the reader (login, then play) on the
+// calling goroutine, a writer on its own while output is queued. It returns when the
 // session has ended. The caller has admitted the connection.
 func (g *Gate) run(remote net.Addr, mk func(*Session) conn, pre *preAuth) {
 	s := newSession(g, g.nextID.Add(1))
@@ -225,11 +227,6 @@ func (g *Gate) run(remote net.Addr, mk func(*Session) conn, pre *preAuth) {
 	g.mu.Lock()
 	g.sessions[s.id] = s
 	g.mu.Unlock()
-	g.wg.Add(1)
-	go func() {
-		defer g.wg.Done()
-		pprof.Do(context.Background(), pprof.Labels("session", "writer"), func(context.Context) { s.writer() })
-	}()
 	defer func() {
 		g.conns.Add(-1)
 		g.byIP.done(g.ipKey(remote))
@@ -238,8 +235,12 @@ func (g *Gate) run(remote net.Addr, mk func(*Session) conn, pre *preAuth) {
 		g.mu.Unlock()
 	}()
 	pprof.Do(context.Background(), pprof.Labels("session", "reader"), func(context.Context) { s.serve(pre) })
-	<-s.done // the writer has flushed and closed
+	<-s.done // the last output is written and the connection closed
 }
+
+// Output is how many bursts of output the sessions have flushed (each one
+// write to the socket) and how many lines of text they held.
+func (g *Gate) Output() (bursts, lines uint64) { return g.bursts.Load(), g.lines.Load() }
 
 // Connections is the number of open connections.
 func (g *Gate) Connections() int { return int(g.conns.Load()) }

@@ -72,6 +72,7 @@ func (s *Session) play() {
 		}
 		switch ev.kind {
 		case evLine:
+			s.typed.Store(true)
 			if err := s.lim.Wait(ctx); err != nil {
 				return
 			}
@@ -111,9 +112,9 @@ func (s *Session) handleEvent(ev event) bool {
 	case evMSSP:
 		s.raw(s.msspFrame())
 	case evCompress:
-		s.out.put(frameCompress, nil)
+		s.put(frameCompress, nil, "")
 	case evDecompress:
-		s.out.put(frameDecompress, nil)
+		s.put(frameDecompress, nil, "")
 	case evProtocol:
 		s.g.log.Debug("gate: telnet protocol error", "session", s.id, "remote", s.c.remote(), "reason", ev.text)
 	case evResize, evClient:
@@ -125,7 +126,7 @@ func (s *Session) handleEvent(ev event) bool {
 
 // ask shows a prompt and waits for a line, at most the login timeout.
 func (s *Session) ask(prompt string) (string, error) {
-	if !s.Write([]byte(prompt), true) {
+	if !s.question([]byte(prompt)) {
 		return "", errLoginOver
 	}
 	_ = s.c.setReadDeadline(time.Now().Add(time.Duration(s.g.cfg.LoginTimeoutSecs) * time.Second))
@@ -142,6 +143,7 @@ func (s *Session) ask(prompt string) (string, error) {
 		}
 		switch ev.kind {
 		case evLine:
+			s.typed.Store(true)
 			return ev.text, nil
 		case evTooLong:
 			return "", nil // far too long to be an answer: ask again

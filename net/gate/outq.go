@@ -15,6 +15,7 @@ const (
 	frameClose                      // last text; then the connection closes
 	frameCompress                   // start MCCP2
 	frameDecompress                 // end MCCP2
+	frameQuestion                   // a login question: a prompt shown as it is
 )
 
 // outQueue is a session's bounded output queue. Zones and the reader put
@@ -27,12 +28,12 @@ type outQueue struct {
 	*queue.Queue[byte]
 }
 
-// outKeep is the largest drained buffer a session keeps for reuse: an idle
-// session does not hold the memory of its largest burst.
-const outKeep = 2048
+// outPool holds the drained output buffers of every session: an idle
+// session holds none, and a burst's big one is let go.
+var outPool = queue.Pool[byte]{MaxCap: 16 << 10}
 
 func newOutQueue(limit int) outQueue {
-	return outQueue{queue.New[byte](queue.Options{Limit: limit, KeepCap: outKeep})}
+	return outQueue{queue.New(queue.Options[byte]{Limit: limit, Pool: &outPool})}
 }
 
 // put queues one frame. It reports false if the session is closing, or if

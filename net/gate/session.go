@@ -2,13 +2,10 @@ package gate
 
 import (
 	"encoding/json"
-	"errors"
-	"io"
 	"net"
 	"strings"
 	"sync"
 	"sync/atomic"
-	"time"
 
 	"golang.org/x/time/rate"
 
@@ -21,8 +18,9 @@ import (
 // zone.Session.
 //
 // Goroutines: the reader (the goroutine that runs serve: login, then input
-// lines into the zone) and the writer (the only goroutine that writes the
-// socket). Zones call Write, GMCP and Close from theirs.
+// lines into the zone) and, while output is queued, a writer (writer.go:
+// the only goroutine that writes the socket, started when the queue fills
+// and gone when it is empty). Zones call Write, GMCP and Close from theirs.
 type Session struct {
 	id     uint64   // immutable
 	g      *Gate    // immutable
@@ -37,8 +35,17 @@ type Session struct {
 	zoneOnce sync.Once
 	closed   atomic.Bool   // no more output is accepted
 	gone     atomic.Bool   // the connection is closed
-	done     chan struct{} // closed when the writer has finished
+	done     chan struct{} // closed when the connection is closed, its last output written
 	colorSet atomic.Int32  // atomic: -1 from the client, else a content.ColorLevel
+
+	// writing is true while a writer goroutine runs, and for ever once the
+	// connection is closed; whoever sets it from false starts the writer.
+	writing atomic.Bool
+	// typed is set by the reader for every line the player sends, and
+	// cleared by the writer when it writes a prompt: the player's own
+	// Enter has put the cursor on a fresh line.
+	typed atomic.Bool
+	w     writerState // the running writer's only; handed on through writing
 
 	mu       sync.Mutex
 	gmcpPkgs map[string]bool // guarded by mu: packages the client asked for, lower case
@@ -64,19 +71,23 @@ func (s *Session) remoteAddr() net.Addr { return s.remote }
 // ID is unique among this process's sessions.
 func (s *Session) ID() uint64 { return s.id }
 
-// Write queues output. It never blocks; a queue past its limit closes the
-// connection.
+// Write queues output: lines of text with colour markup, each ending in a
+// newline, and with prompt set, a prompt after the last newline. It never
+// blocks, and a lone Write is on its way to the client at once. Output
+// queued faster than the client takes it is merged: the writer sends
+// everything queued in one write, with one prompt at the end. A queue past
+// its limit closes the connection.
 func (s *Session) Write(p []byte, prompt bool) bool {
 	kind := frameText
 	if prompt {
 		kind = framePrompt
 	}
-	ok, overflow := s.out.put(kind, p)
-	if overflow {
-		s.g.overflows.Add(1)
-		s.Close("Your connection is not keeping up with the game's output; disconnecting.")
-	}
-	return ok
+	return s.put(kind, p, "Your connection is not keeping up with the game's output; disconnecting.")
+}
+
+// question queues a login question: a prompt with no blank line before it.
+func (s *Session) question(p []byte) bool {
+	return s.put(frameQuestion, p, "")
 }
 
 // raw queues protocol bytes.
@@ -84,9 +95,27 @@ func (s *Session) raw(p []byte) {
 	if len(p) == 0 {
 		return
 	}
-	if _, overflow := s.out.put(frameRaw, p); overflow {
+	s.put(frameRaw, p, "")
+}
+
+// put queues a frame and makes sure a writer runs. A queue past its limit
+// closes the connection with the overflow line.
+func (s *Session) put(kind byte, p []byte, overflow string) bool {
+	ok, over := s.out.put(kind, p)
+	if over {
 		s.g.overflows.Add(1)
-		s.Close("")
+		s.Close(overflow)
+	}
+	if ok {
+		s.kick()
+	}
+	return ok
+}
+
+// kick starts a writer unless one runs (or the connection is over).
+func (s *Session) kick() {
+	if s.writing.CompareAndSwap(false, true) {
+		s.g.startWriter(s)
 	}
 }
 
@@ -99,7 +128,9 @@ func (s *Session) Close(msg string) {
 	if msg != "" && !strings.HasSuffix(msg, "\n") {
 		msg += "\n"
 	}
-	s.out.put(frameClose, []byte(msg))
+	if ok, _ := s.out.put(frameClose, []byte(msg)); ok {
+		s.kick()
+	}
 }
 
 // Closed reports whether the session has been closed or its connection lost.
@@ -186,80 +217,9 @@ func (s *Session) colorLevel() content.ColorLevel {
 	if v := s.colorSet.Load(); v >= 0 {
 		return content.ColorLevel(v)
 	}
-	inf := s.c.info()
-	if inf.screenReader {
+	color, screenReader := s.c.colorDepth()
+	if screenReader {
 		return content.ColorNone // a screen reader reads escape codes aloud
 	}
-	return inf.color
-}
-
-// writer is the session's writer goroutine: the only code that writes the
-// socket. It renders markup for this client, frames text for its protocol,
-// and flushes after each burst. A burst that cannot be written within the
-// write timeout (a client that stopped reading) ends the connection.
-func (s *Session) writer() {
-	defer close(s.done)
-	defer s.gone.Store(true)
-	var rendered []byte
-	timeout := time.Duration(s.g.cfg.WriteTimeoutSecs) * time.Second
-	for {
-		<-s.out.Signal()
-		frames := s.out.Pop()
-		// The deadline is set before the burst's first write, not at its
-		// flush: the encoder passes a burst bigger than its buffer to the
-		// socket as it goes, and the last burst's deadline has long passed
-		// after a quiet spell.
-		_ = s.c.setWriteDeadline(time.Now().Add(timeout))
-		closing := false
-		var err error
-		level := s.colorLevel()
-		for b := frames; len(b) > 0 && err == nil; {
-			kind, data, rest, ok := nextFrame(b)
-			if !ok {
-				break
-			}
-			b = rest
-			switch kind {
-			case frameText, framePrompt, frameClose:
-				rendered = content.RenderMarkup(rendered[:0], data, level)
-				if kind == framePrompt {
-					err = s.c.writePrompt(rendered)
-				} else {
-					err = s.c.writeText(rendered)
-				}
-				closing = closing || kind == frameClose
-			case frameRaw:
-				err = s.c.writeRaw(data)
-			case frameCompress:
-				if err = s.c.flush(); err == nil {
-					err = s.c.startCompress()
-				}
-			case frameDecompress:
-				err = s.c.stopCompress()
-			}
-			if closing {
-				break
-			}
-		}
-		if err == nil {
-			if closing {
-				err = s.c.stopCompress()
-			}
-			if ferr := s.c.flush(); err == nil {
-				err = ferr
-			}
-		}
-		s.out.Recycle(frames)
-		if cap(rendered) > 2048 {
-			rendered = nil // idle sessions keep no burst-sized buffer
-		}
-		if closing || err != nil {
-			if err != nil && !errors.Is(err, net.ErrClosed) && !errors.Is(err, io.EOF) {
-				s.g.log.Debug("gate: write failed; closing", "session", s.id, "err", err)
-			}
-			s.closed.Store(true)
-			_ = s.c.close()
-			return
-		}
-	}
+	return color
 }

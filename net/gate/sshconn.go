@@ -1,6 +1,7 @@
 package gate
 
 import (
+	"bytes"
 	"errors"
 	"io"
 	"os"
@@ -30,6 +31,10 @@ type sshConn struct {
 	watching atomic.Bool  // the watchdog goroutine runs
 	maxLine  int          // immutable
 	in       *eofWatch
+
+	pending   []byte // writer goroutine only: the burst's text
+	prompt    string // writer goroutine only: the burst's prompt, if hasPrompt
+	hasPrompt bool
 }
 
 // eofWatch remembers whether the channel itself failed, so that an io.EOF
@@ -189,33 +194,47 @@ func (c *sshConn) timed(write func() error) error {
 	return err
 }
 
+// writeText adds text to the burst; flush writes it.
 func (c *sshConn) writeText(p []byte) error {
-	return c.timed(func() error {
-		_, err := c.t.Write(p)
-		return err
-	})
+	c.pending = append(c.pending, p...)
+	return nil
 }
 
-// writePrompt writes the text before the prompt line and makes the prompt
-// line the terminal's own prompt, so line editing redraws it when other
-// output arrives while the player types.
+// writePrompt adds the text before the prompt line to the burst and makes
+// the prompt line the terminal's own prompt at flush, so line editing
+// redraws it when other output arrives while the player types.
 func (c *sshConn) writePrompt(p []byte) error {
-	s := string(p)
-	body, prompt := "", s
-	if i := strings.LastIndexByte(s, '\n'); i >= 0 {
-		body, prompt = s[:i+1], s[i+1:]
+	i := bytes.LastIndexByte(p, '\n')
+	c.pending = append(c.pending, p[:i+1]...)
+	c.prompt, c.hasPrompt = string(p[i+1:]), true
+	return nil
+}
+
+// flush writes the burst: one write to the channel, under the write
+// deadline.
+func (c *sshConn) flush() error {
+	if len(c.pending) == 0 && !c.hasPrompt {
+		return nil
 	}
-	return c.timed(func() error {
-		c.t.SetPrompt(prompt) // waits for the terminal's lock too
-		_, err := c.t.Write([]byte(body))
+	err := c.timed(func() error {
+		if c.hasPrompt {
+			c.t.SetPrompt(c.prompt) // waits for the terminal's lock too
+		}
+		_, err := c.t.Write(c.pending)
 		return err
 	})
+	c.hasPrompt, c.prompt = false, ""
+	if cap(c.pending) > 4096 {
+		c.pending = nil // a burst's big buffer goes
+	} else {
+		c.pending = c.pending[:0]
+	}
+	return err
 }
 
 func (c *sshConn) writeRaw(p []byte) error               { return nil } // no telnet control on SSH
 func (c *sshConn) startCompress() error                  { return nil } // SSH compresses itself if asked
 func (c *sshConn) stopCompress() error                   { return nil }
-func (c *sshConn) flush() error                          { return nil }
 func (c *sshConn) remote() string                        { return c.l.Remote.String() }
 func (c *sshConn) kind() string                          { return "ssh" }
 func (c *sshConn) echoOff() []byte                       { return nil }
@@ -229,6 +248,8 @@ func (c *sshConn) close() error {
 	}
 	return c.l.Channel.Close()
 }
+
+func (c *sshConn) colorDepth() (content.ColorLevel, bool) { return c.color, false }
 
 func (c *sshConn) info() clientInfo {
 	return clientInfo{

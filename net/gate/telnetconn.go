@@ -79,20 +79,27 @@ func (t *telnetConn) gmcpFrame(pkg string, json []byte) []byte {
 	return telnet.GMCPFrame(pkg, json)
 }
 
+func (t *telnetConn) colorDepth() (content.ColorLevel, bool) {
+	return colorOf(t.o.ColorLevel()), t.o.ScreenReader()
+}
+
+func colorOf(l telnet.ColorLevel) content.ColorLevel {
+	switch l {
+	case telnet.ColorNone:
+		return content.ColorNone
+	case telnet.ColorANSI256:
+		return content.Color256
+	case telnet.ColorTrueColor:
+		return content.ColorTrue
+	}
+	return content.Color16
+}
+
 func (t *telnetConn) info() clientInfo {
 	w, h := t.o.Size()
 	ci := t.o.Client()
 	inf := clientInfo{width: w, height: h, screenReader: t.o.ScreenReader(), utf8: t.o.UTF8(), name: ci.Name, terminal: ci.Terminal}
-	switch t.o.ColorLevel() {
-	case telnet.ColorNone:
-		inf.color = content.ColorNone
-	case telnet.ColorANSI256:
-		inf.color = content.Color256
-	case telnet.ColorTrueColor:
-		inf.color = content.ColorTrue
-	default:
-		inf.color = content.Color16
-	}
+	inf.color = colorOf(ci.ColorLevel())
 	if inf.name == "" {
 		inf.name = "telnet"
 	}

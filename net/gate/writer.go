@@ -1,0 +1,207 @@
+package gate
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"io"
+	"net"
+	"runtime/pprof"
+	"sync"
+	"time"
+
+	"zonemud/world/content"
+)
+
+// The writer: the only code that writes a session's connection. It runs
+// while output is queued and exits when the queue is empty, so an idle
+// session has no writer goroutine and holds no output buffer. Each run
+// takes everything queued at once and writes it as one burst: the text of
+// every frame, rendered for this client's colour level, and at the end the
+// one prompt the burst owes, in one write to the socket. A burst that
+// cannot be written within the write timeout (a client that stopped
+// reading) ends the connection.
+
+// writerState is the writer's view of the client's screen. Only the running
+// writer touches it; the writing flag hands it from one run to the next.
+type writerState struct {
+	atPrompt  bool      // the last thing written was a prompt, the cursor after it
+	textSince bool      // text was written since the last prompt
+	deadline  time.Time // the write deadline last set on the connection
+}
+
+// writerLabels marks writer goroutines in profiles.
+var writerLabels = pprof.WithLabels(context.Background(), pprof.Labels("session", "writer"))
+
+// startWriter runs s's writer on a goroutine of its own, tracked for
+// shutdown.
+func (g *Gate) startWriter(s *Session) {
+	g.wg.Add(1)
+	go func() {
+		defer g.wg.Done()
+		pprof.SetGoroutineLabels(writerLabels)
+		s.drain()
+	}()
+}
+
+// drain writes bursts until the queue is empty, then lets the next Write
+// start a writer again. After the last frame (Close) or a failed write it
+// closes the connection, and no writer starts again.
+func (s *Session) drain() {
+	for {
+		frames := s.out.Pop()
+		if len(frames) == 0 {
+			s.writing.Store(false)
+			// A Write between the Pop and the Store saw a writer running
+			// and started none: look again.
+			if s.out.Len() == 0 || !s.writing.CompareAndSwap(false, true) {
+				return
+			}
+			continue
+		}
+		closing, err := s.writeBurst(frames)
+		s.out.Recycle(frames)
+		if closing || err != nil {
+			if err != nil && !errors.Is(err, net.ErrClosed) && !errors.Is(err, io.EOF) {
+				s.g.log.Debug("gate: write failed; closing", "session", s.id, "err", err)
+			}
+			s.finish()
+			return
+		}
+	}
+}
+
+// finish closes the connection for good: nothing more is queued or
+// written, and whatever was still queued is dropped.
+func (s *Session) finish() {
+	s.closed.Store(true)
+	s.out.Close()
+	s.out.Recycle(s.out.Pop())
+	_ = s.c.close()
+	s.gone.Store(true)
+	close(s.done)
+}
+
+// renderPool holds the buffers colour markup is rendered into.
+var renderPool = sync.Pool{New: func() any { b := make([]byte, 0, 2048); return &b }}
+
+// writeBurst writes one take of frames and flushes them. It reports
+// whether the burst held the last frame.
+func (s *Session) writeBurst(frames []byte) (closing bool, err error) {
+	s.refreshDeadline()
+	level := s.colorLevel()
+	bp := renderPool.Get().(*[]byte)
+	defer func() {
+		if cap(*bp) <= 64<<10 {
+			*bp = (*bp)[:0]
+			renderPool.Put(bp)
+		}
+	}()
+	// owed is the prompt the burst ends with: the last prompt queued,
+	// unless text came after it. A prompt with more output right behind it
+	// is not written at all.
+	var owed []byte
+	var owedKind byte
+	lines := 0
+	for b := frames; len(b) > 0 && err == nil && !closing; {
+		kind, data, rest, ok := nextFrame(b)
+		if !ok {
+			break
+		}
+		b = rest
+		switch kind {
+		case frameText, framePrompt, frameQuestion, frameClose:
+			body, prompt := data, []byte(nil)
+			if kind == framePrompt || kind == frameQuestion {
+				i := bytes.LastIndexByte(data, '\n')
+				body, prompt = data[:i+1], data[i+1:]
+			}
+			if len(body) > 0 {
+				err = s.writeText(bp, body, level)
+				lines += bytes.Count(body, newline)
+				owed = nil
+			}
+			if prompt != nil {
+				owed, owedKind = prompt, kind
+			}
+			closing = kind == frameClose
+		case frameRaw:
+			err = s.c.writeRaw(data)
+		case frameCompress:
+			if err = s.c.flush(); err == nil {
+				err = s.c.startCompress()
+			}
+		case frameDecompress:
+			err = s.c.stopCompress()
+		}
+	}
+	if err == nil && owed != nil && !closing {
+		err = s.writePrompt(bp, owed, owedKind == framePrompt, level)
+	}
+	if err == nil {
+		if closing {
+			err = s.c.stopCompress()
+		}
+		if ferr := s.c.flush(); err == nil {
+			err = ferr
+		}
+	}
+	s.g.bursts.Add(1)
+	s.g.lines.Add(uint64(lines))
+	return closing, err
+}
+
+// leavePrompt starts a fresh line if the cursor sits after a prompt, unless
+// the player has pressed Enter since. SSH's line editor redraws its prompt
+// around output itself.
+func (s *Session) leavePrompt() error {
+	if !s.w.atPrompt {
+		return nil
+	}
+	s.w.atPrompt = false
+	if s.typed.Swap(false) || s.c.kind() != "telnet" {
+		return nil
+	}
+	return s.c.writeText(newline)
+}
+
+var newline = []byte("\n")
+
+func (s *Session) writeText(bp *[]byte, body []byte, level content.ColorLevel) error {
+	if err := s.leavePrompt(); err != nil {
+		return err
+	}
+	*bp = content.RenderMarkup((*bp)[:0], body, level)
+	s.w.textSince = true
+	return s.c.writeText(*bp)
+}
+
+// writePrompt writes the burst's prompt: after a blank line if text came
+// since the last one (a game prompt), marked for the client (EOR or GA).
+func (s *Session) writePrompt(bp *[]byte, prompt []byte, blank bool, level content.ColorLevel) error {
+	if err := s.leavePrompt(); err != nil {
+		return err
+	}
+	*bp = (*bp)[:0]
+	if blank && s.w.textSince {
+		*bp = append(*bp, '\n')
+	}
+	*bp = content.RenderMarkup(*bp, prompt, level)
+	s.typed.Store(false) // a line from here on was typed at this prompt
+	s.w.atPrompt, s.w.textSince = true, false
+	return s.c.writePrompt(*bp)
+}
+
+// refreshDeadline keeps the write deadline between half the write timeout
+// and the whole of it ahead: a burst that cannot be written within that
+// ends the connection, and a steady stream of bursts costs a deadline
+// change only every half timeout rather than one per burst.
+func (s *Session) refreshDeadline() {
+	timeout := time.Duration(s.g.cfg.WriteTimeoutSecs) * time.Second
+	now := time.Now()
+	if s.w.deadline.Sub(now) >= timeout/2 {
+		return
+	}
+	s.w.deadline = now.Add(timeout)
+	_ = s.c.setWriteDeadline(s.w.deadline)
+}

@@ -1,0 +1,211 @@
+package zone_test
+
+import (
+	"fmt"
+	"strings"
+	"sync"
+	"testing"
+
+	"zonemud/zone"
+)
+
+// writeSession records each Write a zone makes, one string per call.
+type writeSession struct {
+	benchSession
+	mu     sync.Mutex
+	writes []string
+}
+
+func newWriteSession() *writeSession {
+	return &writeSession{benchSession: benchSession{id: sessionIDs.Add(1)}}
+}
+
+func (s *writeSession) Write(p []byte, prompt bool) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	w := string(p)
+	if prompt {
+		w += "|PROMPT"
+	}
+	s.writes = append(s.writes, w)
+	return true
+}
+
+// take returns the writes since the last take.
+func (s *writeSession) take() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	w := s.writes
+	s.writes = nil
+	return w
+}
+
+func crowdZone(t *testing.T, crowd int) *zone.Zone {
+	t.Helper()
+	w, _ := benchWorld(t)
+	set := w.Content()
+	cfg := zone.DefaultConfig()
+	cfg.Dormant = false
+	cfg.CrowdSize = crowd
+	z := zone.New(set.Zones["emberfall"], set, discardShard{w}, cfg, zone.Options{Seed: 1})
+	z.BootForTest()
+	return z
+}
+
+func arrive(t *testing.T, z *zone.Zone, name string) *writeSession {
+	t.Helper()
+	s := newWriteSession()
+	z.Arrive(&zone.CharRecord{Name: name, Level: 1}, s, "", "")
+	z.DrainForTest()
+	if s.Zone() != z {
+		t.Fatalf("%s did not arrive", name)
+	}
+	return s
+}
+
+// Lines handled together reach each player in one write, in order, with
+// one prompt at the end, rather than one write and one prompt per line.
+func TestZone_BatchFlushesEachPlayerOnce(t *testing.T) {
+	z := crowdZone(t, 0)
+	talker := arrive(t, z, "Talker")
+	var hearers []*writeSession
+	for i := range 5 {
+		hearers = append(hearers, arrive(t, z, fmt.Sprintf("Hearer%c", 'a'+i)))
+	}
+	talker.take()
+	for _, h := range hearers {
+		h.take()
+	}
+	words := []string{"one", "two", "three", "four", "five"}
+	for i, w := range words {
+		z.QueueInputForTest(talker, uint64(i+1), "say "+w)
+	}
+	z.BatchForTest()
+
+	for _, h := range hearers {
+		got := h.take()
+		if len(got) != 1 {
+			t.Fatalf("a hearer got %d writes for one batch, want 1: %q", len(got), got)
+		}
+		var want strings.Builder
+		for _, w := range words {
+			want.WriteString("Talker says, '{W}" + w + "{x}'\n")
+		}
+		want.WriteString("> |PROMPT")
+		if got[0] != want.String() {
+			t.Fatalf("a hearer got\n%q\nwant\n%q", got[0], want.String())
+		}
+	}
+	got := talker.take()
+	if len(got) != 1 || strings.Count(got[0], "You say") != 5 || !strings.HasSuffix(got[0], "> |PROMPT") {
+		t.Fatalf("the talker got %q, want one write with five lines and a prompt", got)
+	}
+
+	// A lone command is its own batch, flushed when it is handled.
+	z.QueueInputForTest(talker, 6, "say six")
+	z.BatchForTest()
+	if got := hearers[0].take(); len(got) != 1 || !strings.Contains(got[0], "six") {
+		t.Fatalf("a lone say reached a hearer as %q", got)
+	}
+}
+
+// Past the crowd size, comings and goings are gathered for a pulse and told
+// as one line each, naming a few; nobody is told of their own.
+func TestZone_CrowdComingsAreSummarised(t *testing.T) {
+	z := crowdZone(t, 3)
+	var first []*writeSession
+	for i := range 4 {
+		first = append(first, arrive(t, z, fmt.Sprintf("Early%c", 'a'+i)))
+	}
+	// Earlya saw Earlyb, Earlyc and Earlyd enter one by one: the room held
+	// at most three players when they came.
+	if got := strings.Join(first[0].take(), ""); strings.Count(got, "has entered the world.") != 3 {
+		t.Fatalf("before the room was crowded, Earlya saw:\n%s", got)
+	}
+	for _, s := range first[1:] {
+		s.take()
+	}
+	var late []*writeSession
+	for i := range 5 {
+		late = append(late, arrive(t, z, fmt.Sprintf("Late%c", 'a'+i)))
+	}
+	if got := strings.Join(first[0].take(), ""); strings.Contains(got, "entered") {
+		t.Fatalf("arrivals in a crowd were told one by one:\n%s", got)
+	}
+	z.TickForTest()
+	z.DrainForTest()
+	want := "Latea, Lateb, Latec and 2 others have entered the world."
+	for _, s := range first {
+		got := strings.Join(s.take(), "")
+		if strings.Count(got, "entered the world") != 1 || !strings.Contains(got, want) {
+			t.Fatalf("after the pulse an early player saw:\n%s\nwant the one line %q", got, want)
+		}
+	}
+	for _, s := range late {
+		if got := strings.Join(s.take(), ""); strings.Contains(got, "have entered the world") {
+			t.Fatalf("a newcomer was told of its own arrival:\n%s", got)
+		}
+	}
+
+	// Two leave: both named.
+	z.InputForTest(late[0], 1, "quit")
+	z.InputForTest(late[1], 1, "quit")
+	first[0].take()
+	z.TickForTest()
+	z.DrainForTest()
+	if got := strings.Join(first[0].take(), ""); !strings.Contains(got, "Latea and Lateb have left the world.") {
+		t.Fatalf("after two quits an early player saw:\n%s", got)
+	}
+}
+
+// countShard counts what the zone checkpoints and takes hand-backs
+// quietly: the characters in these tests never entered through the world.
+type countShard struct {
+	discardShard
+	mu      sync.Mutex
+	batches int
+	records int
+}
+
+func (s *countShard) Checkpoint(b *zone.SaveBatch) {
+	s.mu.Lock()
+	s.batches++
+	s.records += len(b.Chars)
+	s.mu.Unlock()
+}
+
+func (s *countShard) HandBack(*zone.CharRecord, string) {}
+
+// Everyone leaving at once copies each character for the saver about once,
+// not once per leaver: a character already on its way to the saver,
+// unchanged since, is not copied again.
+func TestSave_QuitStormCopiesEachCharacterOnce(t *testing.T) {
+	w, _ := benchWorld(t)
+	set := w.Content()
+	cfg := zone.DefaultConfig()
+	cfg.Dormant = false
+	sh := &countShard{discardShard: discardShard{w}}
+	z := zone.New(set.Zones["emberfall"], set, sh, cfg, zone.Options{Seed: 1})
+	z.BootForTest()
+	const n = 60
+	var ss []*writeSession
+	for i := range n {
+		s := newWriteSession()
+		z.Arrive(&zone.CharRecord{Name: fmt.Sprintf("Quitter%c%c", 'a'+i/26, 'a'+i%26), Level: 1}, s, "", "")
+		z.DrainForTest()
+		ss = append(ss, s)
+	}
+	for _, s := range ss {
+		z.InputForTest(s, 1, "look") // everyone has changed since any save
+	}
+	// The saver has not answered any batch: every one is still in flight.
+	for _, s := range ss {
+		z.InputForTest(s, 2, "quit")
+	}
+	if sh.batches < n {
+		t.Fatalf("%d batches for %d quits: every hand-back must checkpoint", sh.batches, n)
+	}
+	if sh.records > 2*n {
+		t.Fatalf("%d quits copied %d records for the saver, want at most %d", n, sh.records, 2*n)
+	}
+}
