@@ -62,7 +62,9 @@ type Player struct {
 	sess       Session
 	appliedSeq uint64
 	out        []byte
-	queued     bool // in the zone's flush list
+	queued     bool      // in the zone's flush list
+	urgent     bool      // the output answers the player: flush it now
+	lastFlush  time.Time // when the zone last handed output to the session
 	linkDead   bool
 	reap       pulseHandle
 	lastInput  time.Time

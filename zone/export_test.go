@@ -52,18 +52,36 @@ func (z *Zone) ScriptWorkForTest() (int64, script.Stats) {
 }
 
 // InputForTest handles one input line and flushes output, as one turn
-// of Run would.
+// of Run would, but for the gap (flushNowForTest).
 func (z *Zone) InputForTest(s Session, seq uint64, line string) {
 	z.drainMail()
 	z.handle(inputMsg{sess: s, seq: seq, line: line})
-	z.flush()
+	z.flushNowForTest()
 }
 
 // DrainForTest handles whatever is on the mailbox.
 func (z *Zone) DrainForTest() {
 	z.drainMail()
+	z.flushNowForTest()
+}
+
+// flushNowForTest flushes every player, gap or not: tests that drive the
+// zone by hand see every line at once, as a player does a gap later.
+func (z *Zone) flushNowForTest() {
+	for _, c := range z.flushList {
+		if c.pl != nil {
+			c.pl.urgent = true
+		}
+	}
 	z.flush()
 }
+
+// SetFlushGapForTest sets the least time between two flushes of output a
+// player did not ask for.
+func (z *Zone) SetFlushGapForTest(d time.Duration) { z.gap = d }
+
+// FlushDueForTest is when the zone's waiting output is due; zero if none.
+func (z *Zone) FlushDueForTest() time.Time { return z.flushDue }
 
 // SpawnForTest puts n copies of a mob in a room.
 func (z *Zone) SpawnForTest(mob, room string, n int) {
@@ -289,7 +307,7 @@ func (z *Zone) LinkDead(name string) bool {
 func (z *Zone) DroppedForTest(s Session) {
 	z.drainMail()
 	z.handle(dropMsg{sess: s})
-	z.flush()
+	z.flushNowForTest()
 }
 
 // StopForTest runs the zone's last act, as Run does when cancelled.
@@ -315,7 +333,7 @@ func (z *Zone) QueueInputForTest(s Session, seq uint64, line string) {
 }
 
 // BatchForTest runs one turn of Run on what the inbox holds: one batch,
-// then the flush.
+// then the flush (the gap applies).
 func (z *Zone) BatchForTest() {
 	select {
 	case m := <-z.inbox:

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"zonemud/zone"
 )
@@ -67,6 +68,7 @@ func arrive(t *testing.T, z *zone.Zone, name string) *writeSession {
 // one prompt at the end, rather than one write and one prompt per line.
 func TestZone_BatchFlushesEachPlayerOnce(t *testing.T) {
 	z := crowdZone(t, 0)
+	z.SetFlushGapForTest(0) // every batch flushes everyone (see the gap's own test)
 	talker := arrive(t, z, "Talker")
 	var hearers []*writeSession
 	for i := range 5 {
@@ -106,6 +108,52 @@ func TestZone_BatchFlushesEachPlayerOnce(t *testing.T) {
 	z.BatchForTest()
 	if got := hearers[0].take(); len(got) != 1 || !strings.Contains(got[0], "six") {
 		t.Fatalf("a lone say reached a hearer as %q", got)
+	}
+}
+
+// Output a player did not ask for waits out the gap since their last
+// flush, gathering what comes meanwhile; their own answer goes at once and
+// takes what waited with it.
+func TestZone_OthersTalkWaitsOutTheGap(t *testing.T) {
+	z := crowdZone(t, 0)
+	z.SetFlushGapForTest(time.Hour) // nothing waits out the gap in this test
+	talker := arrive(t, z, "Talker")
+	hearer := arrive(t, z, "Hearer")
+	talker.take()
+	hearer.take()
+
+	z.QueueInputForTest(talker, 1, "say one")
+	z.BatchForTest()
+	z.QueueInputForTest(talker, 2, "say two")
+	z.BatchForTest()
+	if got := talker.take(); len(got) != 2 {
+		t.Fatalf("the talker's own answers: %q, want one write each", got)
+	}
+	if got := hearer.take(); len(got) != 0 {
+		t.Fatalf("the hearer was flushed within the gap: %q", got)
+	}
+	if z.FlushDueForTest().IsZero() {
+		t.Fatal("output waits with no time set to flush it")
+	}
+	// The hearer's own command: the answer, with what waited before it,
+	// in one write.
+	z.QueueInputForTest(hearer, 1, "look")
+	z.BatchForTest()
+	got := hearer.take()
+	if len(got) != 1 || !strings.HasPrefix(got[0], "Talker says, '{W}one{x}'\nTalker says, '{W}two{x}'\n") ||
+		!strings.Contains(got[0], "Exits:") || !strings.HasSuffix(got[0], "> |PROMPT") {
+		t.Fatalf("the hearer's answer: %q", got)
+	}
+	if !z.FlushDueForTest().IsZero() {
+		t.Fatal("nothing waits, yet a flush is due")
+	}
+
+	// With no gap, others' talk goes out with its batch.
+	z.SetFlushGapForTest(0)
+	z.QueueInputForTest(talker, 3, "say three")
+	z.BatchForTest()
+	if got := hearer.take(); len(got) != 1 || !strings.Contains(got[0], "three") {
+		t.Fatalf("without a gap the hearer got %q", got)
 	}
 }
 

@@ -349,6 +349,7 @@ func (z *Zone) prompt(c *Char) {
 	if p.sess == nil {
 		return
 	}
+	p.urgent = true // an answer: it goes out with this batch
 	if !p.queued {
 		p.queued = true
 		z.flushList = append(z.flushList, c)
@@ -363,7 +364,17 @@ func (z *Zone) promptText(c *Char) string {
 	return "> "
 }
 
-// flush hands every player's waiting output, with a prompt, to its session.
+// flushGap is the least time between two flushes of output a player did
+// not ask for (other players' talk, comings and goings). In a crowd such
+// lines come faster than anyone reads; gathering them for a moment turns a
+// write per line into a write per gap. A player's own answer (anything
+// that asked for a prompt) goes out with its batch, carrying whatever
+// waited, and output after a quiet spell goes at once.
+const flushGap = 50 * time.Millisecond
+
+// flush hands waiting output, with a prompt, to each player's session: now
+// if it answers the player or the player's last flush was flushGap ago,
+// else when the gap is over (flushDue).
 func (z *Zone) flush() {
 	z.owner.check()
 	if z.vm != nil && time.Since(z.luaAt) > time.Second {
@@ -372,14 +383,30 @@ func (z *Zone) flush() {
 		z.luaAt = time.Now()
 	}
 	z.publishRoster()
+	z.flushDue = time.Time{}
 	if len(z.flushList) == 0 {
 		return
 	}
-	for i, c := range z.flushList {
-		z.flushList[i] = nil
+	now := time.Now()
+	keep := z.flushList[:0]
+	for _, c := range z.flushList {
+		p := c.pl
+		if p == nil || !p.queued {
+			continue
+		}
+		if due := p.lastFlush.Add(z.gap); !p.urgent && now.Before(due) {
+			keep = append(keep, c)
+			if z.flushDue.IsZero() || due.Before(z.flushDue) {
+				z.flushDue = due
+			}
+			continue
+		}
+		p.urgent = false
+		p.lastFlush = now
 		z.flushOne(c, true)
 	}
-	z.flushList = z.flushList[:0]
+	clear(z.flushList[len(keep):])
+	z.flushList = keep
 }
 
 // unqueue takes c off the flush list: c is leaving this zone's hands.

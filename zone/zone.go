@@ -105,7 +105,9 @@ type Zone struct {
 	flushList      []*Char   // players with output waiting
 	outFree        [][]byte  // spare output buffers (session.go)
 	newsRooms      []*Room   // crowded rooms with comings and goings to tell
-	gen            uint64    // the lease generation saves carry (heartbeatMsg changes it)
+	flushDue       time.Time // when the next waiting output is due, if any (flush)
+	gap            time.Duration
+	gen            uint64 // the lease generation saves carry (heartbeatMsg changes it)
 	stopping       bool
 	dormant        bool
 	rosterOld      bool // the published roster is out of date
@@ -210,7 +212,7 @@ func New(proto *content.Zone, set *content.Set, shard Shard, cfg Config, opt Opt
 		set:   set,
 		rng:   mrand.New(mrand.NewPCG(seed, seed^0x9e3779b97f4a7c15)),
 		rooms: map[string]*Room{}, chars: map[rid]*Char{}, items: map[rid]*Item{},
-		players: map[string]*Char{}, bySess: map[uint64]*Char{},
+		players: map[string]*Char{}, bySess: map[uint64]*Char{}, gap: flushGap,
 		objects: opt.Objects,
 		scripts: opt.Scripts,
 		gen:     opt.Gen,
@@ -310,6 +312,11 @@ func (z *Zone) Run(ctx context.Context) {
 	var wake *time.Timer
 	var wakeC <-chan time.Time
 	var dormantAt time.Time
+	// flushT wakes the zone for output that waits out its gap (flush).
+	flushT := time.NewTimer(time.Hour)
+	flushT.Stop()
+	defer flushT.Stop()
+	var flushC <-chan time.Time
 	wakeUp := func() {
 		if !z.dormant {
 			return
@@ -364,6 +371,8 @@ func (z *Zone) Run(ctx context.Context) {
 		case <-wakeC:
 			wakeC = nil
 			wakeUp()
+		case <-flushC:
+			flushC = nil
 		}
 		// Timers after the batch (seed 002): a tick that fell due while
 		// the batch ran is not left to the select's coin.
@@ -373,6 +382,13 @@ func (z *Zone) Run(ctx context.Context) {
 		default:
 		}
 		z.flush()
+		if !z.flushDue.IsZero() {
+			flushT.Reset(time.Until(z.flushDue))
+			flushC = flushT.C
+		} else if flushC != nil {
+			flushT.Stop()
+			flushC = nil
+		}
 	}
 }
 
