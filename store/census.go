@@ -123,17 +123,22 @@ var recordChunk = 2048
 // cost of the whole check; this spreads it. Values are copied out of the
 // memory map first, so the decoding goroutines never read the file: a
 // fault can happen only on the calling goroutine, under guard.
-func eachRecord[T any](b *bolt.Bucket, dec func(v []byte) (T, error), use func(d *decoded[T])) {
+//
+// newDec makes one decoder per worker goroutine, so a decoder may reuse
+// its own scratch space from record to record.
+func eachRecord[T any](b *bolt.Bucket, newDec func() func(v []byte) (T, error), use func(d *decoded[T])) {
 	chunk := recordChunk
 	workers := runtime.GOMAXPROCS(0)
 	batch := make([]decoded[T], 0, chunk)
 	raw := make([][]byte, 0, chunk)
+	var arena []byte // the chunk's keys and values, reused chunk after chunk
 	flush := func() {
 		var wg sync.WaitGroup
 		per := (len(batch) + workers - 1) / workers
 		for lo := 0; lo < len(batch); lo += per {
 			hi := min(lo+per, len(batch))
 			wg.Go(func() {
+				dec := newDec()
 				for i := lo; i < hi; i++ {
 					if !batch[i].bucket {
 						batch[i].rec, batch[i].err = dec(raw[i])
@@ -145,12 +150,20 @@ func eachRecord[T any](b *bolt.Bucket, dec func(v []byte) (T, error), use func(d
 		for i := range batch {
 			use(&batch[i])
 		}
-		batch, raw = batch[:0], raw[:0]
+		batch, raw, arena = batch[:0], raw[:0], arena[:0]
 	}
 	c := b.Cursor()
 	for k, v := c.First(); k != nil; k, v = c.Next() {
-		batch = append(batch, decoded[T]{key: bytes.Clone(k), bucket: v == nil})
-		raw = append(raw, bytes.Clone(v))
+		if len(arena)+len(k)+len(v) > cap(arena) && len(batch) > 0 {
+			flush() // keep the slices into arena valid: it must not grow
+		}
+		if len(k)+len(v) > cap(arena) {
+			arena = make([]byte, 0, max(len(k)+len(v), 4<<20))
+		}
+		n := len(arena)
+		arena = append(append(arena, k...), v...)
+		batch = append(batch, decoded[T]{key: arena[n : n+len(k) : n+len(k)], bucket: v == nil})
+		raw = append(raw, arena[n+len(k):len(arena):len(arena)])
 		if len(batch) == chunk {
 			flush()
 		}
@@ -165,18 +178,20 @@ func unmarshal(body []byte, v any) error {
 	return nil
 }
 
-// recordAs returns a decoder of records checked by unpack into a T.
-func recordAs[T any](strict bool) func(v []byte) (T, error) {
-	return func(v []byte) (T, error) {
-		var r T
-		if strict && !checkedRecord(v) {
-			return r, fmt.Errorf("not in a checksummed form (version %d)", v[0])
+// recordAs returns decoders of records checked by unpack into a T.
+func recordAs[T any](strict bool) func() func(v []byte) (T, error) {
+	return func() func(v []byte) (T, error) {
+		return func(v []byte) (T, error) {
+			var r T
+			if strict && !checkedRecord(v) {
+				return r, fmt.Errorf("not in a checksummed form (version %d)", v[0])
+			}
+			body, err := unpack(v)
+			if err == nil {
+				err = unmarshal(body, &r)
+			}
+			return r, err
 		}
-		body, err := unpack(v)
-		if err == nil {
-			err = unmarshal(body, &r)
-		}
-		return r, err
 	}
 }
 
@@ -191,6 +206,13 @@ type censusChar struct {
 type heldItem struct {
 	id     uint64
 	holder int32 // index into the audit's holder names
+}
+
+// charIDs is what the census keeps of a character.
+type charIDs struct {
+	name  string
+	epoch uint64
+	ids   []uint64
 }
 
 // runAudit reads every record in tx once. each, if not nil, sees every
@@ -250,34 +272,47 @@ func runAudit(tx *bolt.Tx, each func(id uint64, holder []byte)) (*audit, error) 
 			a.add("the holdings index for %s does not list its %d items", holder, len(ids))
 		}
 	}
-	decChar := func(v []byte) (censusChar, error) {
+	// Each worker decodes into one censusChar over and over (json reuses
+	// the slices) and keeps only the ids: a large world allocates a
+	// gigabyte less per check.
+	newDecChar := func() func(v []byte) (charIDs, error) {
 		var c censusChar
-		if strict && !checkedRecord(v) {
-			return c, fmt.Errorf("not in a checksummed form (version %d)", v[0])
+		return func(v []byte) (charIDs, error) {
+			if strict && !checkedRecord(v) {
+				return charIDs{}, fmt.Errorf("not in a checksummed form (version %d)", v[0])
+			}
+			epoch, body, err := unpackChar(v)
+			if err != nil {
+				return charIDs{}, err
+			}
+			// json decodes into the elements already there without
+			// zeroing them: clear them, or an item without contents
+			// would keep the last record's.
+			clear(c.Items[:cap(c.Items)])
+			c.Name, c.Epoch, c.Items = "", 0, c.Items[:0]
+			if err := unmarshal(body, &c); err != nil {
+				return charIDs{}, err
+			}
+			if epoch != nil && *epoch != c.Epoch {
+				return charIDs{}, fmt.Errorf("%w: epoch %d in the header, %d in the record", ErrCorrupt, *epoch, c.Epoch)
+			}
+			return charIDs{c.Name, c.Epoch, censusIDs(c.Items)}, nil
 		}
-		epoch, body, err := unpackChar(v)
-		if err == nil {
-			err = unmarshal(body, &c)
-		}
-		if err == nil && epoch != nil && *epoch != c.Epoch {
-			err = fmt.Errorf("%w: epoch %d in the header, %d in the record", ErrCorrupt, *epoch, c.Epoch)
-		}
-		return c, err
 	}
-	eachRecord(tx.Bucket(bucketCharacters), decChar, func(d *decoded[censusChar]) {
+	eachRecord(tx.Bucket(bucketCharacters), newDecChar, func(d *decoded[charIDs]) {
 		switch {
 		case d.bucket:
 			a.add("character %q is a bucket, not a record", d.key)
 		case d.err != nil:
 			a.add("character %q: %v", d.key, d.err)
-		case !bytes.Equal(key(d.rec.Name), d.key):
-			a.add("character %q holds the record of %q", d.key, d.rec.Name)
+		case !bytes.Equal(key(d.rec.name), d.key):
+			a.add("character %q holds the record of %q", d.key, d.rec.name)
 		default:
 			if placements.Get(d.key) == nil {
 				a.add("character %q has no placement", d.key)
 			}
-			maxEpoch = max(maxEpoch, d.rec.Epoch)
-			hold(charHolder(d.rec.Name), censusIDs(d.rec.Items))
+			maxEpoch = max(maxEpoch, d.rec.epoch)
+			hold(charHolder(d.rec.name), d.rec.ids)
 		}
 	})
 	chars := tx.Bucket(bucketCharacters)
