@@ -306,8 +306,12 @@ func backup(cfg *config.Config, args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	// Read-only: a backup never changes the file it copies, and refuses
-	// one that fails its check rather than copy the damage.
-	db, err := store.OpenReadOnly(path, cfg.Store)
+	// one that fails its check rather than copy the damage. The check is
+	// the whole one whatever check_on_open says: here time is cheap, and
+	// it is how an admin who turned that off checks the file.
+	scfg := cfg.Store
+	scfg.CheckOnOpen = true
+	db, err := store.OpenReadOnly(path, scfg)
 	if err != nil {
 		fmt.Fprintln(stderr, "zonemud: backup:", err)
 		return 1

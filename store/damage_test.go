@@ -523,8 +523,8 @@ func TestOpen_MigratesSchema1(t *testing.T) {
 	if err != nil {
 		t.Fatalf("schema 1 file: %v", err)
 	}
-	if db.Boot() != 4 || !strings.Contains(strings.Join(db.Notes(), ";"), "migrated from schema 1 to 2") {
-		t.Fatalf("boot %d, notes %q", db.Boot(), db.Notes())
+	if db.Boot() != 4 || !strings.Contains(strings.Join(db.Migrations(), ";"), "migrated from schema 1 to 2") || len(db.Notes()) != 0 {
+		t.Fatalf("boot %d, migrations %q, notes %q", db.Boot(), db.Migrations(), db.Notes())
 	}
 	db.Close()
 	db, err = Open(p, DefaultConfig())

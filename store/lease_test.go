@@ -127,8 +127,8 @@ func TestOpen_MigratesSchema2AddsLeases(t *testing.T) {
 		t.Fatalf("schema 2 file: %v", err)
 	}
 	defer db.Close()
-	if !strings.Contains(strings.Join(db.Notes(), ";"), "migrated from schema 2 to 3") {
-		t.Fatalf("notes %q, want the migration to schema 3", db.Notes())
+	if !strings.Contains(strings.Join(db.Migrations(), ";"), "migrated from schema 2 to 3") {
+		t.Fatalf("migrations %q, want the one to schema 3", db.Migrations())
 	}
 	if err := commitOne(t, db, &Batch{Zone: "town", Gen: 4, Fence: FenceAdopt}); err != nil {
 		t.Fatal(err)

@@ -80,9 +80,10 @@ type DB struct {
 	path string   // immutable after Open
 	boot uint64   // immutable after Open: this process's boot number
 	// created is when the database was first made: the world's birthday.
-	created time.Time // immutable after Open
-	fresh   bool      // immutable after Open: this Open made the file
-	notes   []string  // immutable after Open
+	created  time.Time // immutable after Open
+	fresh    bool      // immutable after Open: this Open made the file
+	notes    []string  // immutable after Open
+	migrated []string  // immutable after Open
 
 	itemHigh atomic.Uint64 // highest item id ever committed
 	refused  atomic.Uint64 // saves refused: stale epoch, ledger conflict or lease fence
@@ -264,7 +265,7 @@ func (db *DB) start() error {
 			if err := meta.Put(keySchema, u64c(ver+1)); err != nil {
 				return err
 			}
-			db.notes = append(db.notes, fmt.Sprintf("migrated from schema %d to %d", ver, ver+1))
+			db.migrated = append(db.migrated, fmt.Sprintf("migrated from schema %d to %d", ver, ver+1))
 		}
 		created, err := metaU64(meta.Get(keyCreated))
 		if err != nil {
@@ -371,9 +372,11 @@ func migrateChecksums(tx *bolt.Tx) error {
 }
 
 // Notes are what the checks at open found worth a warning without
-// refusing the file (a damaged meta page whose twin was used), and the
-// migrations run.
+// refusing the file: a damaged meta page whose twin was used.
 func (db *DB) Notes() []string { return db.notes }
+
+// Migrations are the schema migrations this Open ran.
+func (db *DB) Migrations() []string { return db.migrated }
 
 // Fresh reports whether this Open made the file: there was none.
 func (db *DB) Fresh() bool { return db.fresh }

@@ -133,6 +133,9 @@ func Start(cfg *config.Config, opt Options) (srv *Server, err error) {
 	for _, n := range s.db.Notes() {
 		lg.Warn("server: store: "+n, "path", path)
 	}
+	for _, m := range s.db.Migrations() {
+		lg.Info("server: store: "+m, "path", path)
+	}
 	lg.Info("server: store open", "path", path, "boot", s.db.Boot(), "bytes", s.db.Size(),
 		"check_on_open", cfg.Store.CheckOnOpen, "took", time.Since(opened).Round(time.Millisecond))
 	wcfg := cfg.World
