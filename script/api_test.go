@@ -588,8 +588,8 @@ func TestConfig_Validate(t *testing.T) {
 		mod  func(*Config)
 		want string
 	}{
-		{func(c *Config) { c.DeadlineMs = 0 }, "lua.deadline_ms:"},
-		{func(c *Config) { c.DeadlineMs = 5000 }, "lua.deadline_ms:"},
+		{func(c *Config) { c.DeadlineMs = -1 }, "lua.deadline_ms:"},
+		{func(c *Config) { c.DeadlineMs = 60000 }, "lua.deadline_ms:"},
 		{func(c *Config) { c.RegistrySize = 1 << 17 }, "lua.registry_size:"},
 		{func(c *Config) { c.MaxPatternSubject = 2 << 20 }, "lua.max_pattern_subject:"},
 		{func(c *Config) { c.BreakerThreshold = 30 }, "lua.breaker_threshold:"},

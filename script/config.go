@@ -18,8 +18,11 @@ type Config struct {
 	// (on_command, on_greet, ...) still run.
 	PulseInstructions int `toml:"pulse_instructions"`
 	// DeadlineMs is a hang guard: the wall-clock time one call may run
-	// before it is stopped whatever its count. The budget is the limit
-	// that matters; this only catches work the count does not see.
+	// before it is stopped whatever its count; 0 turns it off. The budget
+	// is the limit that matters; this only catches work the count does not
+	// see, so it is generous: a call of the default budget takes a few
+	// milliseconds, and only a machine stalled for a second would stop an
+	// honest one.
 	DeadlineMs int `toml:"deadline_ms"`
 	// CallStackSize bounds Lua call depth (recursion, nested pcall).
 	CallStackSize int `toml:"call_stack_size"`
@@ -57,7 +60,7 @@ func DefaultConfig() Config {
 	return Config{
 		MaxInstructions:    200000,
 		PulseInstructions:  1000000,
-		DeadlineMs:         250,
+		DeadlineMs:         1000,
 		CallStackSize:      200,
 		RegistrySize:       1024,
 		RegistryMaxSize:    65536,
@@ -81,12 +84,12 @@ func (c Config) Validate() error {
 		v        int
 		min, max int
 	}{
-		// A budget or a hang guard of seconds lets one script stall a
-		// zone for seconds and, through allocation, grow the heap for
-		// as long.
+		// A budget of seconds lets one script stall a zone for seconds
+		// and, through allocation, grow the heap for as long; the hang
+		// guard is only a last net.
 		{"max_instructions", c.MaxInstructions, 1000, 100000000},
 		{"pulse_instructions", c.PulseInstructions, 1000, 1000000000},
-		{"deadline_ms", c.DeadlineMs, 1, 1000},
+		{"deadline_ms", c.DeadlineMs, 0, 10000},
 		{"call_stack_size", c.CallStackSize, 16, 10000},
 		{"registry_size", c.RegistrySize, 64, 1 << 20},
 		{"registry_max_size", c.RegistryMaxSize, 1024, 1 << 22},

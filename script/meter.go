@@ -60,8 +60,8 @@ func newMeter() *meter {
 	return m
 }
 
-// arm starts a call with a budget of limit and a hang guard of dur. Zone
-// goroutine only.
+// arm starts a call with a budget of limit and a hang guard of dur (none
+// if dur is 0). Zone goroutine only.
 func (m *meter) arm(limit int64, dur time.Duration) {
 	m.used, m.limit = 0, limit
 	m.mu.Lock()
@@ -69,10 +69,14 @@ func (m *meter) arm(limit int64, dur time.Duration) {
 		m.done.Store(make(chan struct{}))
 		m.err = nil
 	}
-	m.at = time.Now().Add(dur)
-	m.armed = true
+	m.armed = dur > 0
+	if m.armed {
+		m.at = time.Now().Add(dur)
+	}
 	m.mu.Unlock()
-	m.timer.Reset(dur)
+	if dur > 0 {
+		m.timer.Reset(dur)
+	}
 }
 
 // disarm ends the call. Zone goroutine only.

@@ -75,6 +75,7 @@ func TestScripts_HeavyZoneKeepsToItsBudget(t *testing.T) {
 	lua := script.DefaultConfig()
 	lua.MaxInstructions = 20000
 	lua.PulseInstructions = 100000
+	lua.DeadlineMs = 0 // counts decide, never the machine's speed
 	limit := int64(lua.PulseInstructions + lua.MaxInstructions) // a call that starts under the budget may finish over it
 	const mobs, pulses = 200, 48
 
@@ -175,7 +176,9 @@ end
 `
 
 func TestScripts_OnCommandCannotTrapAPlayer(t *testing.T) {
-	w := scriptWorld(t, script.DefaultConfig(), func(b []byte) []byte {
+	lua := script.DefaultConfig()
+	lua.DeadlineMs = 0
+	w := scriptWorld(t, lua, func(b []byte) []byte {
 		return bytes.Replace(b, []byte("[rooms.north_street]\n"), []byte("[rooms.north_street]\n"+trapRoom), 1)
 	})
 	z := w.Zone("emberfall")
