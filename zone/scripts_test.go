@@ -75,7 +75,7 @@ func TestScripts_HeavyZoneKeepsToItsBudget(t *testing.T) {
 	lua := script.DefaultConfig()
 	lua.MaxInstructions = 20000
 	lua.PulseInstructions = 100000
-	lua.DeadlineMs = 0 // counts decide, never the machine's speed
+	lua.DeadlineMs = 0                                          // counts decide, never the machine's speed
 	limit := int64(lua.PulseInstructions + lua.MaxInstructions) // a call that starts under the budget may finish over it
 	const mobs, pulses = 200, 48
 
