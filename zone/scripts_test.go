@@ -75,8 +75,9 @@ func TestScripts_HeavyZoneKeepsToItsBudget(t *testing.T) {
 	lua := script.DefaultConfig()
 	lua.MaxInstructions = 20000
 	lua.PulseInstructions = 100000
-	lua.DeadlineMs = 0                                          // counts decide, never the machine's speed
-	limit := int64(lua.PulseInstructions + lua.MaxInstructions) // a call that starts under the budget may finish over it
+	lua.DeadlineMs = 0 // no hang guard: counts decide, never the machine's speed
+	// A call that starts under the budget may finish over it.
+	limit := int64(lua.PulseInstructions + lua.MaxInstructions)
 	const mobs, pulses = 200, 48
 
 	t.Run("without a budget the test fails", func(t *testing.T) {
