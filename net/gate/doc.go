@@ -4,9 +4,12 @@
 // the character and the zone's output back out.
 //
 // It owns:
-//   - admission: connection caps in total and per address, the login
-//     throttle that slows and then shuts out an address or an account
-//     after wrong passwords (limits.go, accounts.go);
+//   - admission: connection caps in total and per address, and the one
+//     decision every password or key try passes before anything is hashed,
+//     over telnet, TLS and SSH alike (startTry, AddressRefused): the
+//     address throttle that slows and then shuts out an address after
+//     wrong passwords (limits.go), and the cap on tries per account that
+//     parallel connections cannot multiply (accounts.go);
 //   - the login dialogue that players and scripted clients rely on
 //     (login.go): a line containing "name"; for a new name "(y/n)", then
 //     "password" and "again"; for a known one "password" once. The
