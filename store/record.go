@@ -15,7 +15,16 @@ type Account struct {
 	Created   int64    `json:"created"`
 	LastLogin int64    `json:"last_login"`
 	Keys      []string `json:"keys,omitempty"` // SSH public keys, authorized_keys format
-	Admin     bool     `json:"admin,omitempty"`
+	Roles
+}
+
+// Roles are what an account may do beyond playing, granted in game by an
+// admin. The admins named in the config file are admins besides these.
+type Roles struct {
+	Admin   bool `json:"admin,omitempty"`
+	Builder bool `json:"builder,omitempty"`
+	// BuildZones limits a builder to these zone ids; empty is every zone.
+	BuildZones []string `json:"build_zones,omitempty"`
 }
 
 // Character is everything a player owns and is, as stored.

@@ -20,8 +20,11 @@ import (
 // SchemaVersion is the layout this binary writes. A database with a larger
 // version is refused; a smaller one is migrated at open. Schema 2 adds a
 // checksum to every record and meta number, and the count of accounts;
-// schema 3 the leases bucket (lease.go).
-const SchemaVersion = 3
+// schema 3 the leases bucket (lease.go); schema 4 the roles an account
+// holds (Roles), which nothing needs migrated but which a binary of schema
+// 3 would drop the next time it rewrote the account, so it must refuse the
+// file.
+const SchemaVersion = 4
 
 var (
 	bucketMeta       = []byte("meta")
@@ -293,6 +296,7 @@ func (db *DB) start() error {
 var migrations = map[uint64]func(tx *bolt.Tx) error{
 	1: migrateChecksums,
 	2: func(tx *bolt.Tx) error { _, err := tx.CreateBucketIfNotExists(bucketLeases); return err },
+	3: func(tx *bolt.Tx) error { return nil }, // roles: a field the JSON of an account may now carry
 }
 
 // migrateChecksums rewrites every record and meta number of schema 1 in

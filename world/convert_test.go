@@ -20,7 +20,10 @@ var (
 		"Character.Saved": "the time of the commit, written by the store",
 		"Character.Place": "the placement, which the zone keeps as Zone, Room, AnchorZone and AnchorRoom",
 	}
-	zoneOnly = map[string]string{}
+	zoneOnly = map[string]string{
+		"Character.Builder":    "a role, saved with the account and read at each login",
+		"Character.BuildZones": "a role, saved with the account and read at each login",
+	}
 )
 
 // fieldNames lists a struct type's fields, and those of its struct-typed

@@ -22,8 +22,10 @@ import (
 type Config struct {
 	// MaxPlayers caps characters in the world at once (0: no cap).
 	MaxPlayers int `toml:"max_players"`
-	// Admins are the characters with admin commands. The list is read at
-	// each login: taking a name off it takes the rights away.
+	// Admins are characters with admin commands whatever their account
+	// says: the first admins of a world, who grant roles to others. The
+	// list is read at each login: taking a name off it takes the rights
+	// away.
 	Admins []string `toml:"admins"`
 	// BackupDir is where the in-game backup command writes; the wiring
 	// sets it inside data_dir.
@@ -403,6 +405,7 @@ func (w *World) Enter(name string, s zone.Session) error {
 	sh.mu.Unlock()
 
 	rec, err := w.loadRecord(name)
+	roles := w.roles(name) // the store is read before any lock is taken
 
 	// Session calls wait until the locks are let go.
 	var closeS zone.Session
@@ -433,7 +436,7 @@ func (w *World) Enter(name string, s zone.Session) error {
 		return ErrStopping
 	}
 	rec.Epoch = w.epoch.Add(1)
-	rec.Admin = w.isAdmin(name)
+	rec.Admin, rec.Builder, rec.BuildZones = roles.Admin, roles.Builder, roles.BuildZones
 	h, room, note := w.place(rec)
 	if !h.z.Arrive(rec, s, room, note) {
 		w.res.remove(sh, k, r)
@@ -441,15 +444,6 @@ func (w *World) Enter(name string, s zone.Session) error {
 	}
 	r.route(h)
 	return nil
-}
-
-func (w *World) isAdmin(name string) bool {
-	for _, a := range w.cfg.Admins {
-		if strings.EqualFold(a, name) {
-			return true
-		}
-	}
-	return false
 }
 
 // Backup saves everyone, then writes a consistent copy of the database

@@ -16,7 +16,9 @@ type command struct {
 	// exact: the whole word must be typed (quit), so an abbreviation never
 	// does something drastic.
 	exact bool
-	admin bool
+	// role is the least role that may use it; to anyone below it the
+	// command does not exist.
+	role role
 	// hidden commands are left out of `commands` but work and have help.
 	hidden bool
 }
@@ -94,8 +96,10 @@ var cmdTable = []command{
 	{name: "abilities", fn: (*Zone).cmdAbilities, usage: "abilities\n  List your abilities. Use one by name: strike rat, heal, bless aria."},
 	{name: "pvp", fn: (*Zone).cmdPvP, usage: "pvp\n  Agree, or stop agreeing, to fights with other players who agree too."},
 	{name: "quit", fn: (*Zone).cmdQuit, exact: true, usage: "quit\n  Leave the world. Your character is saved where it stands."},
-	{name: "advance", fn: (*Zone).cmdAdvance, exact: true, admin: true, usage: "advance <player> <level>\n  Set a player's level (in this zone). (admin)"},
-	{name: "backup", fn: (*Zone).cmdBackup, exact: true, admin: true, usage: "backup\n  Write a consistent copy of the database into the data folder's backups\n  folder while everyone plays on. (admin)"},
+	{name: "advance", fn: (*Zone).cmdAdvance, exact: true, role: roleAdmin, usage: "advance <player> <level>\n  Set a player's level (in this zone). (admin)"},
+	{name: "grant", fn: (*Zone).cmdGrant, exact: true, role: roleAdmin, usage: grantUsage},
+	{name: "revoke", fn: (*Zone).cmdRevoke, exact: true, role: roleAdmin, usage: grantUsage},
+	{name: "backup", fn: (*Zone).cmdBackup, exact: true, role: roleAdmin, usage: "backup\n  Write a consistent copy of the database into the data folder's backups\n  folder while everyone plays on. (admin)"},
 }
 
 // interpret runs one line of input.
@@ -119,7 +123,7 @@ func (z *Zone) interpret(c *Char, line string) {
 	if word != "quit" && z.scriptCommand(c, word, args) {
 		return
 	}
-	cmd := lookupCommand(word, c.pl != nil && c.pl.admin)
+	cmd := lookupCommand(word, c.role())
 	if cmd == nil {
 		if ab := z.lookupAbility(word); ab != nil {
 			z.cmdAbility(c, ab, args)
@@ -164,19 +168,20 @@ func (z *Zone) lookupAbility(word string) *content.Ability {
 	return found
 }
 
-// lookupCommand finds the command a typed word names: an exact name first,
-// then the first command in priority order it abbreviates.
-func lookupCommand(word string, admin bool) *command {
+// lookupCommand finds the command a typed word names for someone of role
+// r: an exact name first, then the first command in priority order it
+// abbreviates. Commands above r are not there.
+func lookupCommand(word string, r role) *command {
 	if d, ok := content.ParseDir(word); ok {
 		return &commands[d]
 	}
 	for i := range commands {
-		if commands[i].name == word && (admin || !commands[i].admin) {
+		if commands[i].name == word && commands[i].role <= r {
 			return &commands[i]
 		}
 	}
 	for i := range commands {
-		if strings.HasPrefix(commands[i].name, word) && (admin || !commands[i].admin) {
+		if strings.HasPrefix(commands[i].name, word) && commands[i].role <= r {
 			return &commands[i]
 		}
 	}

@@ -375,7 +375,8 @@ func (z *Zone) cmdWho(c *Char, args string) {
 // cmdHelp shows a command's usage or a help topic.
 func (z *Zone) cmdHelp(c *Char, args string) {
 	word := strings.ToLower(strings.TrimSpace(args))
-	admin := c.pl != nil && c.pl.admin
+	r := c.role()
+	admin := r == roleAdmin
 	if word == "" {
 		var topics []string
 		for _, h := range z.set.Help {
@@ -389,7 +390,7 @@ func (z *Zone) cmdHelp(c *Char, args string) {
 		return
 	}
 	for i := range commands {
-		if commands[i].name == word && (admin || !commands[i].admin) {
+		if commands[i].name == word && commands[i].role <= r {
 			z.sendLine(c, z.helpText(commands[i].usage))
 			return
 		}
@@ -414,7 +415,7 @@ func (z *Zone) cmdHelp(c *Char, args string) {
 			return
 		}
 	}
-	if cmd := lookupCommand(word, admin); cmd != nil {
+	if cmd := lookupCommand(word, r); cmd != nil {
 		z.sendLine(c, z.helpText(cmd.usage))
 		return
 	}
@@ -439,10 +440,10 @@ func (z *Zone) helpText(s string) string {
 
 // cmdCommands lists the commands.
 func (z *Zone) cmdCommands(c *Char, args string) {
-	admin := c.pl != nil && c.pl.admin
+	r := c.role()
 	var names []string
 	for _, cmd := range commands {
-		if cmd.hidden || (cmd.admin && !admin) {
+		if cmd.hidden || cmd.role > r {
 			continue
 		}
 		names = append(names, cmd.name)

@@ -343,3 +343,17 @@ func (z *Zone) BatchForTest() {
 	}
 	z.flush()
 }
+
+// PrivilegedCommand is a command above a player's role.
+type PrivilegedCommand struct{ Name, Role, Usage string }
+
+// PrivilegedCommandsForTest lists every command above a player's role.
+func PrivilegedCommandsForTest() []PrivilegedCommand {
+	var out []PrivilegedCommand
+	for _, c := range commands {
+		if c.role > rolePlayer {
+			out = append(out, PrivilegedCommand{Name: c.name, Role: c.role.String(), Usage: c.usage})
+		}
+	}
+	return out
+}

@@ -86,7 +86,11 @@ func commandProblem(set *content.Set, phrase string, admin bool) string {
 	if word == "" || shellWords[word] {
 		return ""
 	}
-	if lookupCommand(word, admin) == nil && set.Game.Ability(word) == nil {
+	r := rolePlayer
+	if admin {
+		r = roleAdmin
+	}
+	if lookupCommand(word, r) == nil && set.Game.Ability(word) == nil {
 		return fmt.Sprintf("shows %q, but %s is not a command", phrase, word)
 	}
 	if word != "help" {
@@ -97,7 +101,7 @@ func commandProblem(set *content.Set, phrase string, admin bool) string {
 		return ""
 	}
 	topic := strings.ToLower(strings.Trim(rest[0], ".,;:"))
-	if topic == "<topic>" || topic == "[topic]" || lookupCommand(topic, admin) != nil {
+	if topic == "<topic>" || topic == "[topic]" || lookupCommand(topic, r) != nil {
 		return ""
 	}
 	for _, h := range set.Help {

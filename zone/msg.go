@@ -112,7 +112,15 @@ type heartbeatMsg struct {
 	ack func()
 }
 
+// rolesMsg gives a player held here the roles an admin just changed; a
+// zone that no longer holds the player passes it on.
+type rolesMsg struct {
+	name  string
+	roles Roles
+}
+
 func (inputMsg) isMsg()     {}
+func (rolesMsg) isMsg()     {}
 func (dropMsg) isMsg()      {}
 func (arriveMsg) isMsg()    {}
 func (wakeMsg) isMsg()      {}

@@ -21,7 +21,13 @@ type CharRecord struct {
 	AnchorRoom string
 
 	Title string
-	Admin bool
+	// Admin, Builder and BuildZones are the roles the world read from the
+	// account (and the config's admins) at login; Builder and BuildZones
+	// are never saved with the character.
+	Admin   bool
+	Builder bool
+	// BuildZones limits a builder to these zone ids; empty is every zone.
+	BuildZones []string
 
 	Level int
 	Exp   int
@@ -77,6 +83,7 @@ func (r *CharRecord) Clone() *CharRecord {
 	c := *r
 	c.Items = cloneItems(r.Items)
 	c.Affects = append([]AffectRecord(nil), r.Affects...)
+	c.BuildZones = append([]string(nil), r.BuildZones...)
 	if r.Attrs != nil {
 		c.Attrs = make(map[string]int, len(r.Attrs))
 		for k, v := range r.Attrs {

@@ -297,7 +297,7 @@ const refusalsToLeave = 3
 // wayOut reports whether verb names a direction that leads out of c's
 // room (an exit or an instance entrance).
 func (z *Zone) wayOut(c *Char, verb string) (content.Dir, bool) {
-	cmd := lookupCommand(verb, false)
+	cmd := lookupCommand(verb, rolePlayer)
 	for d := content.Dir(0); d < content.NumDirs; d++ {
 		if cmd == &commands[d] { // the directions come first in commands
 			return d, waysOut(c.room)&(1<<d) != 0
@@ -354,11 +354,11 @@ func (z *Zone) reportScript(key, msg string) {
 	z.log.Warn("zone: script failed", "script", key, "err", msg)
 }
 
-// tellBuilders shows a line to the zone's builders online here, and to
-// admins.
+// tellBuilders shows a line to the zone's builders online here (named in
+// the zone file, or holding a builder role for it), and to admins.
 func (z *Zone) tellBuilders(text string) {
 	for _, c := range z.players {
-		if c.pl.admin || z.isBuilder(c.name) {
+		if c.mayBuild(z.template) || z.isBuilder(c.name) {
 			z.sendLine(c, text)
 			z.prompt(c)
 		}
@@ -752,7 +752,7 @@ func (h scriptHost) SendToInstance(who script.ID, template string) error {
 func (h scriptHost) Log(key, text string) {
 	h.z.log.Info("zone: script log", "script", key, "text", text)
 	for _, c := range h.z.players {
-		if h.z.isBuilder(c.name) {
+		if h.z.isBuilder(c.name) || (c.pl.builder && c.mayBuild(h.z.template)) {
 			h.z.sendLine(c, "{K}[log "+key+"]{x} "+content.EscapeMarkup(text))
 			h.z.prompt(c)
 		}

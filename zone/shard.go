@@ -36,6 +36,13 @@ type Shard interface {
 	// is the 1-based number from the list) an account's SSH keys, off the
 	// zone goroutine, and calls done with what to tell the player.
 	SSHKeys(name, op, arg string, done func(reply string))
+	// ChangeRole grants or revokes a role off the zone goroutine, gives a
+	// player who is online the new roles (SetRoles), and calls done (which
+	// must only post) with what to tell the admin.
+	ChangeRole(ch RoleChange, done func(reply string))
+	// RolesOf calls done (which must only post) with a line saying what
+	// roles the named character holds.
+	RolesOf(name string, done func(reply string))
 }
 
 // Session is a player's connection as a zone sees it. The gate implements it

@@ -531,6 +531,8 @@ func (z *Zone) handle(m msg) {
 		z.saveNow(m)
 	case savedMsg:
 		z.handleSaved(m)
+	case rolesMsg:
+		z.handleRoles(m)
 	case heartbeatMsg:
 		if m.gen != 0 {
 			z.gen = m.gen

@@ -1,0 +1,163 @@
+package world
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"zonemud/internal/logev"
+	"zonemud/store"
+	"zonemud/zone"
+)
+
+// Roles: an account may be an admin or a builder, the builder perhaps only
+// of some zones. Roles are stored with the account and read at each login;
+// the characters named in [world] admins are admins besides, whatever the
+// store says, so a world always has its first admin and a name taken off
+// that list loses the rights at its next login.
+
+// configAdmin reports whether the config file names the character an admin.
+func (w *World) configAdmin(name string) bool {
+	return slices.ContainsFunc(w.cfg.Admins, func(a string) bool { return strings.EqualFold(a, name) })
+}
+
+// roles reads an account's roles, the config's admins added. An account
+// that cannot be read grants nothing beyond the config, and is logged.
+func (w *World) roles(name string) zone.Roles {
+	r := zone.Roles{Admin: w.configAdmin(name)}
+	a, err := w.db.Account(name)
+	switch {
+	case errors.Is(err, store.ErrNotFound):
+	case err != nil:
+		w.log.Error("world: account roles cannot be read; the character plays without them", logev.ID(4301), logev.Player(name), "err", err)
+	default:
+		r.Admin = r.Admin || a.Admin
+		r.Builder, r.BuildZones = a.Builder, a.BuildZones
+	}
+	return r
+}
+
+// ChangeRole grants or revokes a role, on its own goroutine (it writes the
+// store), gives a player who is online the new roles at once, and reports
+// to done (which must only post) what to tell the admin.
+func (w *World) ChangeRole(ch zone.RoleChange, done func(reply string)) {
+	_, ok := w.gr.start(context.Background(), func(context.Context) { done(w.changeRole(ch)) }, "world", "roles")
+	if !ok {
+		done("The world is shutting down; no role was changed.")
+	}
+}
+
+func (w *World) changeRole(ch zone.RoleChange) string {
+	name := ch.Name
+	if !ch.Grant && ch.Role == zone.RoleAdmin {
+		switch {
+		case strings.EqualFold(ch.By, name):
+			return "You cannot revoke your own admin role; another admin can."
+		case w.configAdmin(name):
+			return fmt.Sprintf("%s is an admin through [world] admins in the config file; take the name off that list to revoke it.", capName(name))
+		}
+	}
+	var after store.Roles
+	err := w.db.UpdateAccount(name, func(a *store.Account) error {
+		name = a.Name
+		r := &a.Roles
+		switch {
+		case ch.Role == zone.RoleAdmin:
+			r.Admin = ch.Grant
+		case ch.Grant && len(ch.Zones) == 0:
+			r.Builder, r.BuildZones = true, nil
+		case ch.Grant:
+			if !r.Builder || len(r.BuildZones) > 0 {
+				for _, z := range ch.Zones {
+					if !slices.Contains(r.BuildZones, z) {
+						r.BuildZones = append(r.BuildZones, z)
+					}
+				}
+			}
+			r.Builder = true
+		case len(ch.Zones) == 0:
+			r.Builder, r.BuildZones = false, nil
+		default:
+			if r.Builder && len(r.BuildZones) == 0 {
+				return errEveryZone
+			}
+			r.BuildZones = slices.DeleteFunc(r.BuildZones, func(z string) bool { return slices.Contains(ch.Zones, z) })
+			r.Builder = len(r.BuildZones) > 0
+		}
+		after = *r
+		return nil
+	})
+	switch {
+	case errors.Is(err, store.ErrNotFound):
+		return fmt.Sprintf("There is no character named %s.", capName(ch.Name))
+	case errors.Is(err, errEveryZone):
+		return fmt.Sprintf("%s builds every zone; revoke builder, then grant the zones they keep.", name)
+	case err != nil:
+		w.log.Error("world: a role change could not be written", logev.ID(4302), logev.Player(name), "by", ch.By, "err", err)
+		return "The role could not be written right now; nothing changed."
+	}
+	verb := "revoked"
+	if ch.Grant {
+		verb = "granted"
+	}
+	w.log.Info("world: admin "+verb+" a role", logev.ID(8101), logev.Player(name), "by", ch.By, "role", ch.Role, "zones", strings.Join(ch.Zones, ","))
+	now := zone.Roles{Admin: after.Admin || w.configAdmin(name), Builder: after.Builder, BuildZones: after.BuildZones}
+	if z := w.Where(name); z != nil {
+		z.SetRoles(name, now)
+	}
+	return fmt.Sprintf("%s is now %s.", name, describeRoles(now))
+}
+
+var errEveryZone = errors.New("builds every zone")
+
+// describeRoles says what roles r holds, for the admin.
+func describeRoles(r zone.Roles) string {
+	var parts []string
+	if r.Admin {
+		parts = append(parts, "an admin")
+	}
+	switch {
+	case r.Builder && len(r.BuildZones) == 0:
+		parts = append(parts, "a builder of every zone")
+	case r.Builder:
+		parts = append(parts, "a builder of "+strings.Join(r.BuildZones, ", "))
+	}
+	if len(parts) == 0 {
+		return "a player, with no roles"
+	}
+	return strings.Join(parts, " and ")
+}
+
+// RolesOf tells done (which must only post) what roles a character holds,
+// read off the zone goroutine.
+func (w *World) RolesOf(name string, done func(reply string)) {
+	_, ok := w.gr.start(context.Background(), func(context.Context) {
+		a, err := w.db.Account(name)
+		switch {
+		case errors.Is(err, store.ErrNotFound):
+			done(fmt.Sprintf("There is no character named %s.", capName(name)))
+		case err != nil:
+			done("The account cannot be read right now.")
+		default:
+			r := zone.Roles{Admin: a.Admin || w.configAdmin(name), Builder: a.Builder, BuildZones: a.BuildZones}
+			line := fmt.Sprintf("%s is %s.", a.Name, describeRoles(r))
+			if w.configAdmin(name) {
+				line += " (An admin through [world] admins in the config file.)"
+			}
+			done(line)
+		}
+	}, "world", "roles")
+	if !ok {
+		done("The world is shutting down.")
+	}
+}
+
+// capName writes a typed name as names are shown: a capital first.
+func capName(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + strings.ToLower(s[1:])
+}
