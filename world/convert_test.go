@@ -128,8 +128,9 @@ func TestRecords_RoundTripKeepsEveryField(t *testing.T) {
 	n := 0
 	rec := &zone.CharRecord{}
 	// Anchors are kept only inside an instance, where the zone is not: the
-	// two placements are tested below.
-	fill(reflect.ValueOf(rec).Elem(), &n, map[string]bool{"AnchorZone": true, "AnchorRoom": true, "Contents": true})
+	// two placements are tested below. The builder role is the account's,
+	// never saved with the character (zoneOnly).
+	fill(reflect.ValueOf(rec).Elem(), &n, map[string]bool{"AnchorZone": true, "AnchorRoom": true, "Contents": true, "Builder": true, "BuildZones": true})
 	if got := fromStore(toStore(rec)); !reflect.DeepEqual(got, rec) {
 		t.Fatalf("round trip through the store's record lost something:\n got %+v\nwant %+v", got, rec)
 	}
