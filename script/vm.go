@@ -78,17 +78,20 @@ type timer struct {
 
 // Stats is a snapshot of a VM's counters and gauges.
 type Stats struct {
-	Calls      uint64 // calls into Lua
-	Errors     uint64 // calls that raised an error (timeouts excluded)
-	Timeouts   uint64 // calls stopped by their budget or the hang guard
-	Work       uint64 // instructions (and library work) of every call
-	Deferred   uint64 // times an on_tick round or a mud.after timer was put off: the pulse budget was spent
-	Overruns   uint64 // pulses whose budget was spent
-	StateOver  uint64 // state checks that found an entity's data over the cap
-	ScriptsOff int    // scripts switched off by their breaker
-	Entities   int    // entities with a script attached
-	Timers     int    // live mud.after timers
-	Spawned    int    // live entities charged to mud.spawn
+	Calls     uint64 // calls into Lua
+	Errors    uint64 // calls that raised an error (timeouts excluded)
+	Timeouts  uint64 // calls stopped by their budget or the hang guard
+	Work      uint64 // instructions (and library work) of every call
+	Deferred  uint64 // times an on_tick round or a mud.after timer was put off: the pulse budget was spent
+	Overruns  uint64 // pulses whose budget was spent
+	StateOver uint64 // state checks that found an entity's data over the cap
+	// Time is the wall time spent in outermost calls, nested ones
+	// included: what the zone's goroutine gave to Lua.
+	Time       time.Duration
+	ScriptsOff int // scripts switched off by their breaker
+	Entities   int // entities with a script attached
+	Timers     int // live mud.after timers
+	Spawned    int // live entities charged to mud.spawn
 	// MemBytes estimates the VM's Lua memory: the scripts' data as
 	// measured after each call (see sizer), plus handles, timers, the
 	// builtins and the value stack at its configured initial size.
@@ -417,9 +420,11 @@ func (vm *VM) call(e *entity, fn lua.LValue, args ...lua.LValue) (ret lua.LValue
 	}
 	L := vm.ls
 	outer := vm.depth == 0
+	var start time.Time
 	if outer {
 		vm.meter.arm(int64(vm.cfg.MaxInstructions), vm.deadline)
 		L.SetContext(vm.meter)
+		start = time.Now()
 	}
 	vm.frames[vm.depth] = frame{ent: e}
 	vm.depth++
@@ -433,6 +438,7 @@ func (vm *VM) call(e *entity, fn lua.LValue, args ...lua.LValue) (ret lua.LValue
 	vm.depth--
 	vm.frames[vm.depth] = frame{}
 	if outer {
+		vm.stats.Time += time.Since(start)
 		vm.meter.disarm()
 		L.RemoveContext()
 		used := min(vm.meter.used, vm.meter.limit+1)

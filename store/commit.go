@@ -80,15 +80,20 @@ func roomHolder(ref string) string  { return "r:" + ref }
 // failed (disk full, size cap), in which case nothing was written.
 func (db *DB) Commit(batches []*Batch) (results []error, err error) {
 	results = make([]error, len(batches))
-	now := time.Now().UnixNano()
+	start := time.Now()
+	now := start.UnixNano()
 	var high uint64
+	committed := 0
 	err = db.bolt.Update(func(tx *bolt.Tx) error {
+		committed = 0
 		for i, b := range batches {
 			if berr := db.check(tx, b); berr != nil {
 				results[i] = berr
 				db.refused.Add(1)
+				db.met.countRefused(berr)
 				continue
 			}
+			committed++
 			h, err := db.apply(tx, b, now)
 			if err != nil {
 				return err
@@ -102,6 +107,7 @@ func (db *DB) Commit(batches []*Batch) (results []error, err error) {
 		}
 		return nil
 	})
+	db.met.commitDone(start, committed, err)
 	if err != nil {
 		for i := range results {
 			results[i] = err

@@ -91,6 +91,7 @@ type DB struct {
 	itemHigh atomic.Uint64 // highest item id ever committed
 	refused  atomic.Uint64 // saves refused: stale epoch, ledger conflict or lease fence
 	commits  atomic.Uint64
+	met      *metrics // immutable after Open
 }
 
 // Open opens the database at path to serve it. Only where no file exists
@@ -122,6 +123,7 @@ func Open(path string, cfg Config) (*DB, error) {
 		return nil, fmt.Errorf("store: close %s after its check: %w", path, err)
 	}
 	db := &DB{path: path, fresh: fresh, notes: rep.notes}
+	db.met = newMetrics(db)
 	err = guard(path, func() error {
 		opts := &bolt.Options{
 			Timeout:         time.Duration(cfg.OpenTimeoutSecs) * time.Second,
@@ -166,6 +168,7 @@ func OpenReadOnly(path string, cfg Config) (*DB, error) {
 		return nil, err
 	}
 	db := &DB{bolt: bdb, path: path, notes: rep.notes}
+	db.met = newMetrics(db)
 	err = bdb.View(func(tx *bolt.Tx) error {
 		meta := tx.Bucket(bucketMeta)
 		created, _ := metaU64(meta.Get(keyCreated))

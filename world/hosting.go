@@ -98,7 +98,7 @@ func (w *World) newHost(ctx context.Context, zp *content.Zone, instance bool) (*
 	}
 	h := &host{lease: lease}
 	h.acked.Store(true)
-	opt := zone.Options{Log: w.log, Scripts: w.scripts, Gen: lease.Gen}
+	opt := zone.Options{Log: w.log, Scripts: w.scripts, Gen: lease.Gen, Metrics: w.zoneMetrics}
 	if instance {
 		opt.ID = id // no room objects: every copy has the same room refs
 	} else {

@@ -90,7 +90,8 @@ type World struct {
 	itemNext atomic.Uint64 // next durable item id
 	stopping atomic.Bool
 
-	leasesLost atomic.Uint64
+	leasesLost  atomic.Uint64
+	zoneMetrics *zone.Metrics // immutable after New: the series every zone counts into
 
 	gr           goroutines         // every goroutine the world starts
 	zonesRunning sync.WaitGroup     // zone goroutines, for shutdown
@@ -123,6 +124,7 @@ func New(set *content.Set, db *store.DB, cfg Config, zcfg zone.Config, log *slog
 		// across restarts of a directory that remembers nothing.
 		w.dir = NewLocalDirectory(LocalOptions{TTL: w.leaseTTL, GenBase: db.Boot() << 32})
 	}
+	w.zoneMetrics = zone.NewMetrics(w.Zones)
 	w.ctx, w.cancel = context.WithCancel(context.Background())
 	w.list.Store(&[]*zone.Zone{})
 	w.epoch.Store(db.Boot() << 32)

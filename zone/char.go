@@ -68,6 +68,7 @@ type Player struct {
 	linkDead   bool
 	reap       pulseHandle
 	lastInput  time.Time
+	inputAt    time.Time // when the first line not yet answered was posted; zero if none
 	arrived    time.Time
 	title      string
 	admin      bool

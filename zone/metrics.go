@@ -3,65 +3,188 @@ package zone
 import (
 	"sync/atomic"
 	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+
+	"zonemud/script"
 )
 
-// LatenessBounds are the upper bounds of the pulse lateness histogram.
-var LatenessBounds = [...]time.Duration{
-	time.Millisecond, 2 * time.Millisecond, 5 * time.Millisecond, 10 * time.Millisecond,
-	25 * time.Millisecond, 50 * time.Millisecond, 100 * time.Millisecond,
-	250 * time.Millisecond, time.Second,
+// Metrics are the figures the zones of one world keep, labelled by
+// template: every copy of a template adds to its template's series, so a
+// label never carries an instance id (an id as a label would be unbounded,
+// player-driven cardinality). One Metrics serves every zone of a world
+// (Options.Metrics). Counters and histograms are written by the zones'
+// goroutines as they go; the gauges (inbox depth, players, worst lateness)
+// are read from each hosted zone's atomics when scraped. It is a
+// prometheus.Collector; the wiring registers it.
+type Metrics struct {
+	zones func() []*Zone // the hosted zones, for the gauges; nil: none
+
+	pulse     *prometheus.HistogramVec
+	lateness  *prometheus.HistogramVec
+	messages  *prometheus.CounterVec
+	batches   *prometheus.CounterVec
+	faults    *prometheus.CounterVec
+	roundTrip prometheus.Histogram
+	lua       *script.Metrics
+
+	inboxDesc, playersDesc, worstDesc *prometheus.Desc
 }
 
-// lateness counts how late the zone took its pulses: the worst since the
-// last read, and a histogram over the zone's life. Written by the zone
-// goroutine, read anywhere.
-type lateness struct {
-	worst  atomic.Int64                           // atomic: ns, since the last read
-	counts [len(LatenessBounds) + 1]atomic.Uint64 // atomic: pulses per bucket; the last is over every bound
-}
+// LatenessBounds are the upper bounds of the pulse lateness and duration
+// histograms.
+var LatenessBounds = []float64{0.001, 0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1}
 
-func (l *lateness) record(d time.Duration) {
-	if int64(d) > l.worst.Load() {
-		l.worst.Store(int64(d))
+// The kinds of fault faults_total counts: a handler's panic while handling
+// a message, a pulse callback's, a keyed task's.
+const (
+	faultMessage = "message"
+	faultPulse   = "pulse"
+	faultTask    = "task"
+)
+
+// NewMetrics makes the zone series. zones lists the hosted zones for the
+// gauges read at scrape time; nil leaves those out.
+func NewMetrics(zones func() []*Zone) *Metrics {
+	byTemplate := []string{"template"}
+	return &Metrics{
+		zones: zones,
+		pulse: prometheus.NewHistogramVec(prometheus.HistogramOpts{
+			Namespace: "zonemud", Name: "pulse_duration_seconds", Buckets: LatenessBounds,
+			Help: "How long a zone's pulse ran (timers, tasks, scripts' on_tick), per template.",
+		}, byTemplate),
+		lateness: prometheus.NewHistogramVec(prometheus.HistogramOpts{
+			Namespace: "zonemud", Name: "pulse_lateness_seconds", Buckets: LatenessBounds,
+			Help: "How late a zone took each pulse after its ticker fired (it was busy with messages), per template.",
+		}, byTemplate),
+		messages: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Namespace: "zonemud", Name: "zone_messages_total",
+			Help: "Messages zones handled (input, arrivals, mail from other zones and the world), per template.",
+		}, byTemplate),
+		batches: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Namespace: "zonemud", Name: "zone_batches_total",
+			Help: "Batches of messages zones handled together before one flush of output, per template.",
+		}, byTemplate),
+		faults: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Namespace: "zonemud", Name: "faults_total",
+			Help: "Panics a zone recovered from and survived, by template and kind: message (a handler), pulse (a timer), task.",
+		}, []string{"template", "kind"}),
+		roundTrip: prometheus.NewHistogram(prometheus.HistogramOpts{
+			Namespace: "zonemud", Name: "command_round_trip_seconds",
+			Buckets: []float64{0.0005, 0.001, 0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5},
+			Help:    "From the moment a session's reader posts a line to the flush of the answer to the player's connection: the time a command spends inside the server.",
+		}),
+		lua:         script.NewMetrics(),
+		inboxDesc:   prometheus.NewDesc("zonemud_zone_inbox_depth", "Messages waiting in the zones' inboxes and mailboxes, per template.", byTemplate, nil),
+		playersDesc: prometheus.NewDesc("zonemud_zone_players", "Players in the zones, link-dead included, per template.", byTemplate, nil),
+		worstDesc:   prometheus.NewDesc("zonemud_pulse_lateness_worst_seconds", "The worst pulse lateness since the last scrape, per template (each scrape starts it afresh, so two scrapers share it).", byTemplate, nil),
 	}
-	i := 0
-	for i < len(LatenessBounds) && d > LatenessBounds[i] {
-		i++
+}
+
+func (m *Metrics) collectors() []prometheus.Collector {
+	return []prometheus.Collector{m.pulse, m.lateness, m.messages, m.batches, m.faults, m.roundTrip, m.lua}
+}
+
+// Describe implements prometheus.Collector.
+func (m *Metrics) Describe(ch chan<- *prometheus.Desc) {
+	for _, c := range m.collectors() {
+		c.Describe(ch)
 	}
-	l.counts[i].Add(1)
+	ch <- m.inboxDesc
+	ch <- m.playersDesc
+	ch <- m.worstDesc
 }
 
-// batchCounts counts the inbox batches and the messages in them. Written by
-// the zone goroutine, read anywhere.
-type batchCounts struct {
-	batches  atomic.Uint64
-	messages atomic.Uint64
+// Collect implements prometheus.Collector.
+func (m *Metrics) Collect(ch chan<- prometheus.Metric) {
+	for _, c := range m.collectors() {
+		c.Collect(ch)
+	}
+	if m.zones == nil {
+		return
+	}
+	type sums struct{ inbox, players, worst float64 }
+	by := map[string]*sums{}
+	var order []string
+	for _, z := range m.zones() {
+		s := by[z.template]
+		if s == nil {
+			s = &sums{}
+			by[z.template] = s
+			order = append(order, z.template)
+		}
+		s.inbox += float64(len(z.inbox) + z.mail.Len())
+		s.players += float64(z.pop.Load())
+		s.worst = max(s.worst, time.Duration(z.worst.Swap(0)).Seconds())
+	}
+	for _, t := range order {
+		s := by[t]
+		ch <- prometheus.MustNewConstMetric(m.inboxDesc, prometheus.GaugeValue, s.inbox, t)
+		ch <- prometheus.MustNewConstMetric(m.playersDesc, prometheus.GaugeValue, s.players, t)
+		ch <- prometheus.MustNewConstMetric(m.worstDesc, prometheus.GaugeValue, s.worst, t)
+	}
 }
 
-func (b *batchCounts) record(n int) {
-	b.batches.Add(1)
-	b.messages.Add(uint64(n))
+// meters are one zone's handles on its template's series, resolved once.
+type meters struct {
+	m         *Metrics
+	pulse     prometheus.Observer
+	lateness  prometheus.Observer
+	messages  prometheus.Counter
+	batches   prometheus.Counter
+	roundTrip prometheus.Observer
+	luaPrev   script.Stats // zone goroutine only: the VM's stats as last recorded
+}
+
+// unregistered serves zones made without Metrics (tests, benchmarks).
+var unregistered = NewMetrics(nil)
+
+func (m *Metrics) meters(template string) meters {
+	if m == nil {
+		m = unregistered
+	}
+	return meters{
+		m:         m,
+		pulse:     m.pulse.WithLabelValues(template),
+		lateness:  m.lateness.WithLabelValues(template),
+		messages:  m.messages.WithLabelValues(template),
+		batches:   m.batches.WithLabelValues(template),
+		roundTrip: m.roundTrip,
+	}
+}
+
+// fault counts a recovered panic of kind.
+func (z *Zone) countFault(kind string) {
+	z.faults.Add(1)
+	z.met.m.faults.WithLabelValues(z.template, kind).Inc()
+}
+
+// recordLua passes what the zone's VM did since the last call to the Lua
+// series, and publishes its stats for ScriptStats.
+func (z *Zone) recordLua() {
+	st := z.vm.Stats()
+	z.met.m.lua.Record(z.template, z.met.luaPrev, st)
+	z.met.luaPrev = st
+	z.luaStats.Store(&st)
+}
+
+// forgetLua takes the closing VM's gauges out of the Lua series.
+func (z *Zone) forgetLua() {
+	z.recordLua()
+	z.met.m.lua.Forget(z.template, z.met.luaPrev)
 }
 
 // PulseLateness returns the worst lateness of a pulse since the last call
 // and resets it.
-func (z *Zone) PulseLateness() time.Duration { return time.Duration(z.late.worst.Swap(0)) }
+func (z *Zone) PulseLateness() time.Duration { return time.Duration(z.worst.Swap(0)) }
 
-// PulseLatenessCounts returns, for each of LatenessBounds, how many pulses
-// were at most that late, and last the count of all pulses (cumulative, as
-// a Prometheus histogram's buckets are).
-func (z *Zone) PulseLatenessCounts() [len(LatenessBounds) + 1]uint64 {
-	var out [len(LatenessBounds) + 1]uint64
-	var sum uint64
-	for i := range z.late.counts {
-		sum += z.late.counts[i].Load()
-		out[i] = sum
+// recordLateness notes how late a pulse was taken.
+func (z *Zone) recordLateness(d time.Duration) {
+	if int64(d) > z.worst.Load() {
+		z.worst.Store(int64(d))
 	}
-	return out
+	z.met.lateness.Observe(d.Seconds())
 }
 
-// Batches returns how many inbox batches the zone has handled and how many
-// messages were in them.
-func (z *Zone) Batches() (batches, messages uint64) {
-	return z.batches.batches.Load(), z.batches.messages.Load()
-}
+// worstLateness is written by the zone goroutine, swapped by scrapes.
+type worstLateness = atomic.Int64

@@ -1,6 +1,10 @@
 package zone
 
-import "zonemud/world/content"
+import (
+	"time"
+
+	"zonemud/world/content"
+)
 
 // Every message a zone's inbox or mailbox carries is one of the types in this
 // file. A message that carries a pointer hands ownership of what it points to
@@ -23,6 +27,7 @@ type inputMsg struct {
 	sess Session
 	seq  uint64
 	line string
+	at   time.Time // when the session's reader posted it
 }
 
 // dropMsg says a session's connection has gone without a quit: the

@@ -226,6 +226,9 @@ func (z *Zone) handleInput(m inputMsg) {
 	}
 	p.appliedSeq = m.seq
 	p.lastInput = time.Now()
+	if p.inputAt.IsZero() {
+		p.inputAt = m.at // the answer's flush ends the round trip
+	}
 	p.commands++
 	z.dirty(c)
 	if z.pulses.now < c.lagUntil || len(c.pl.pending) > 0 {
@@ -378,8 +381,7 @@ const flushGap = 50 * time.Millisecond
 func (z *Zone) flush() {
 	z.owner.check()
 	if z.vm != nil && time.Since(z.luaAt) > time.Second {
-		st := z.vm.Stats()
-		z.luaStats.Store(&st)
+		z.recordLua()
 		z.luaAt = time.Now()
 	}
 	z.publishRoster()
@@ -443,6 +445,10 @@ func (z *Zone) flushOne(c *Char, prompt bool) {
 		z.gmcpVitals(c, false)
 	}
 	p.sess.Write(p.out, prompt)
+	if prompt && !p.inputAt.IsZero() {
+		z.met.roundTrip.Observe(time.Since(p.inputAt).Seconds())
+		p.inputAt = time.Time{}
+	}
 	z.freeOut(p)
 }
 

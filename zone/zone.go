@@ -12,6 +12,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"zonemud/internal/logev"
 	"zonemud/internal/queue"
 	"zonemud/script"
 	"zonemud/world/content"
@@ -136,8 +137,7 @@ type Zone struct {
 	roster       atomic.Pointer[[]RosterEntry] // atomic: written by the zone
 	pop          atomic.Int32                  // atomic: players held, link-dead included
 	faults       atomic.Uint64                 // atomic: recovered panics
-	late         lateness                      // written by the zone, read anywhere
-	batches      batchCounts                   // written by the zone, read anywhere
+	worst        worstLateness                 // atomic: ns, the worst pulse lateness since the last scrape
 	pulseNo      atomic.Uint64                 // atomic: pulses ticked
 	dropped      atomic.Uint64                 // atomic: inputs dropped as duplicates
 	checkpoints  atomic.Uint64                 // atomic: batches queued
@@ -146,6 +146,7 @@ type Zone struct {
 	sleeping     atomic.Bool                   // atomic: the ticker is stopped (dormant)
 	luaStats     atomic.Pointer[script.Stats]  // atomic: the VM's stats, published at most once a second
 	luaAt        time.Time                     // zone goroutine only: when luaStats was last published
+	met          meters                        // immutable after New, but luaPrev: zone goroutine only
 }
 
 // RosterEntry is one player as `who` shows it.
@@ -176,6 +177,9 @@ type Options struct {
 	// Gen is the generation of the lease the host holds for this zone,
 	// which every save batch carries; 0 for a zone without a lease.
 	Gen uint64
+	// Metrics are the world's zone series; nil counts into series no one
+	// reads.
+	Metrics *Metrics
 }
 
 // New builds a zone for proto but does not start it; call Run.
@@ -216,8 +220,9 @@ func New(proto *content.Zone, set *content.Set, shard Shard, cfg Config, opt Opt
 		objects: opt.Objects,
 		scripts: opt.Scripts,
 		gen:     opt.Gen,
+		met:     opt.Metrics.meters(proto.ID),
 	}
-	z.pulses.fault = func(v any) { z.fault("pulse", v) }
+	z.pulses.fault = func(v any) { z.fault(faultPulse, v) }
 	empty := []RosterEntry{}
 	z.roster.Store(&empty)
 	for _, rp := range proto.Rooms {
@@ -267,7 +272,7 @@ func (z *Zone) send(m msg) bool { return z.mail.Push(m) == nil }
 // Input posts a line a player typed. It blocks while the inbox is full and
 // reports false if the zone has stopped.
 func (z *Zone) Input(s Session, seq uint64, line string) bool {
-	return z.post(inputMsg{sess: s, seq: seq, line: line})
+	return z.post(inputMsg{sess: s, seq: seq, line: line, at: time.Now()})
 }
 
 // Dropped tells the zone a session's connection went away without a quit.
@@ -336,8 +341,10 @@ func (z *Zone) Run(ctx context.Context) {
 		// Lateness is how long the tick waited for the zone: the ticker
 		// stamps when it fired, and a zone busy with messages takes it
 		// later.
-		z.late.record(time.Since(fired))
+		z.recordLateness(time.Since(fired))
+		began := time.Now()
 		z.tick()
+		z.met.pulse.Observe(time.Since(began).Seconds())
 		if z.cfg.Dormant && z.canSleep() {
 			next := z.nextDue()
 			ticker.Stop()
@@ -421,13 +428,19 @@ func (z *Zone) batch(first msg) {
 			n++
 		default:
 			if z.mail.Len() == 0 {
-				z.batches.record(n)
+				z.countBatch(n)
 				return
 			}
 			n += z.drainMail()
 		}
 	}
-	z.batches.record(n)
+	z.countBatch(n)
+}
+
+// countBatch counts one batch of n messages.
+func (z *Zone) countBatch(n int) {
+	z.met.batches.Inc()
+	z.met.messages.Add(float64(n))
 }
 
 // canSleep reports whether the zone may stop its ticker: nobody here,
@@ -486,7 +499,7 @@ func (z *Zone) fireTask(fn func()) {
 	z.owner.check()
 	defer func() {
 		if v := recover(); v != nil {
-			z.fault("task", v)
+			z.fault(faultTask, v)
 		}
 	}()
 	fn()
@@ -572,11 +585,15 @@ func (z *Zone) recovered(m msg, v any) {
 // fault counts and logs a recovered panic, with its stack, and returns the
 // event name players are told.
 func (z *Zone) fault(what string, v any) string {
-	z.faults.Add(1)
+	kind, id := faultMessage, 7003
+	if what == faultPulse || what == faultTask {
+		kind, id = what, 7004
+	}
+	z.countFault(kind)
 	z.msgSeq++
-	event := fmt.Sprintf("%s-%d-%d", z.id, z.pulses.now, z.msgSeq)
-	z.log.Error("zone: handler panicked; zone survived", "event", event, "msg", what, "panic", fmt.Sprint(v), "stack", string(debug.Stack()))
-	return event
+	incident := fmt.Sprintf("%s-%d-%d", z.id, z.pulses.now, z.msgSeq)
+	z.log.Error("zone: a handler panicked; the zone survived", logev.ID(id), "incident", incident, "message", what, "panic", fmt.Sprint(v), "stack", string(debug.Stack()))
+	return incident
 }
 
 // handBackAfterFault hands back the character a faulted message concerned,
@@ -701,6 +718,7 @@ func (z *Zone) stop() {
 	}
 	z.checkpoint(recs, true)
 	if z.vm != nil {
+		z.forgetLua()
 		z.vm.Close()
 	}
 	for _, l := range leavers {

@@ -70,10 +70,12 @@ func readProc(root string, pid int) (procSample, error) {
 }
 
 // Metric names read from the server's /metrics.
+// Zone series are labelled by template; the output counters by front, and
+// are summed here.
 const (
-	metricLateness     = "zonemud_zone_pulse_lateness_seconds"
-	metricLatenessHist = "zonemud_zone_pulse_lateness_hist_seconds_bucket"
-	metricBursts       = "zonemud_output_bursts_total"
+	metricLateness     = "zonemud_pulse_lateness_worst_seconds"
+	metricLatenessHist = "zonemud_pulse_lateness_seconds_bucket"
+	metricBursts       = "zonemud_output_writes_total"
 	metricLines        = "zonemud_output_lines_total"
 )
 
@@ -125,25 +127,25 @@ func parseMetrics(r io.Reader) (scrape, error) {
 		case metricLateness:
 			v, err := strconv.ParseFloat(value, 64)
 			if err == nil {
-				s.worst[labels["zone"]] = v
+				s.worst[labels["template"]] = v
 			}
 		case metricBursts, metricLines:
-			n, err := strconv.ParseInt(value, 10, 64)
+			f, err := strconv.ParseFloat(value, 64)
 			if err != nil {
 				continue
 			}
-			if name == metricBursts {
-				s.bursts = n
-			} else {
-				s.lines = n
+			sum := &s.bursts
+			if name == metricLines {
+				sum = &s.lines
 			}
+			*sum = max(*sum, 0) + int64(f)
 		case metricLatenessHist:
 			le, err1 := strconv.ParseFloat(labels["le"], 64)
 			n, err2 := strconv.ParseInt(value, 10, 64)
 			if err1 != nil || err2 != nil {
 				continue
 			}
-			z := labels["zone"]
+			z := labels["template"]
 			if s.hist[z] == nil {
 				s.hist[z] = map[float64]int64{}
 			}

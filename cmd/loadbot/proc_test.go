@@ -34,18 +34,19 @@ func TestReadProc(t *testing.T) {
 	}
 }
 
-const metricsText = `# HELP zonemud_zone_pulse_lateness_seconds Worst pulse lateness per zone since the last scrape.
-# TYPE zonemud_zone_pulse_lateness_seconds gauge
-zonemud_zone_pulse_lateness_seconds{zone="emberfall"} 0.0123
-zonemud_zone_pulse_lateness_seconds{zone="ashridge"} 0.0004
-zonemud_zone_pulse_lateness_hist_seconds_bucket{zone="emberfall",le="0.001"} 100
-zonemud_zone_pulse_lateness_hist_seconds_bucket{zone="emberfall",le="0.005"} 195
-zonemud_zone_pulse_lateness_hist_seconds_bucket{zone="emberfall",le="0.025"} 200
-zonemud_zone_pulse_lateness_hist_seconds_bucket{zone="emberfall",le="+Inf"} 200
+const metricsText = `# HELP zonemud_pulse_lateness_worst_seconds The worst pulse lateness since the last scrape, per template.
+# TYPE zonemud_pulse_lateness_worst_seconds gauge
+zonemud_pulse_lateness_worst_seconds{template="emberfall"} 0.0123
+zonemud_pulse_lateness_worst_seconds{template="ashridge"} 0.0004
+zonemud_pulse_lateness_seconds_bucket{template="emberfall",le="0.001"} 100
+zonemud_pulse_lateness_seconds_bucket{template="emberfall",le="0.005"} 195
+zonemud_pulse_lateness_seconds_bucket{template="emberfall",le="0.025"} 200
+zonemud_pulse_lateness_seconds_bucket{template="emberfall",le="+Inf"} 200
 zonemud_players 12
-zonemud_output_bursts_total 1000
-zonemud_output_lines_total 9000
-`
+zonemud_output_writes_total{front="telnet"} 900
+zonemud_output_writes_total{front="ssh"} 100
+zonemud_output_lines_total{front="telnet"} 8000
+zonemud_output_lines_total{front="tls"} 1000`
 
 func TestParseMetricsAndLateness(t *testing.T) {
 	first, err := parseMetrics(strings.NewReader(metricsText))

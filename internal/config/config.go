@@ -66,6 +66,7 @@ type Server struct {
 	Contact      string `toml:"contact"`
 	Website      string `toml:"website"`
 	ProfileLocks bool   `toml:"profile_locks"`
+	Pprof        bool   `toml:"pprof"`
 }
 
 // Validate reports the first bad value, naming its key.

@@ -71,6 +71,7 @@ func TestAdmin_OffLoopbackNeedsToken(t *testing.T) {
 	cfg := servertest.Config(t)
 	cfg.Server.HTTPAddr = "0.0.0.0:0"
 	cfg.Server.HTTPPublic, cfg.Server.AdminToken = true, token
+	cfg.Server.Pprof = true
 	srv := servertest.Start(t, cfg)
 	_, port, _ := net.SplitHostPort(srv.HTTPAddr())
 	base := "http://127.0.0.1:" + port // from this machine too: a proxy looks local

@@ -21,17 +21,22 @@ import (
 	"sort"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
 	gossh "golang.org/x/crypto/ssh"
+	"golang.org/x/time/rate"
 
 	"zonemud/internal/config"
+	"zonemud/internal/logev"
 	"zonemud/net/gate"
 	"zonemud/net/sshd"
 	"zonemud/store"
 	"zonemud/world"
 	"zonemud/world/content"
-	"zonemud/zone"
 )
 
 // Options are what Start needs beyond the configuration.
@@ -41,6 +46,9 @@ type Options struct {
 	// must exist.
 	Areas fs.FS
 	Log   *slog.Logger
+	// BeforeDrain, if set, is called by Shutdown once /readyz answers
+	// that the server is draining and before anything stops (tests).
+	BeforeDrain func()
 }
 
 // Server is a running zonemud.
@@ -58,6 +66,11 @@ type Server struct {
 	tlsCfg  *tls.Config
 	httpL   net.Listener
 	httpS   *http.Server
+
+	registry    *prometheus.Registry // immutable after Start: every figure /metrics serves
+	serving     atomic.Bool          // the listeners are up
+	draining    atomic.Bool          // Shutdown has begun
+	beforeDrain func()               // immutable after Start: Options.BeforeDrain
 
 	wg   sync.WaitGroup
 	once sync.Once
@@ -99,7 +112,7 @@ func Start(cfg *config.Config, opt Options) (srv *Server, err error) {
 	if lg == nil {
 		lg = slog.Default()
 	}
-	s := &Server{cfg: cfg, log: lg}
+	s := &Server{cfg: cfg, log: lg, beforeDrain: opt.BeforeDrain}
 	if cfg.Server.ProfileLocks {
 		// One contended lock in five, and every wait of 100 µs or more.
 		runtime.SetMutexProfileFraction(5)
@@ -150,6 +163,14 @@ func Start(cfg *config.Config, opt Options) (srv *Server, err error) {
 		return nil, err
 	}
 	s.gate = gate.New(s.world, cfg.Gate, lg)
+	s.registry = prometheus.NewRegistry()
+	s.registry.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	if err := s.world.Register(s.registry); err != nil {
+		return nil, fmt.Errorf("server: metrics: %w", err)
+	}
+	if err := s.gate.Register(s.registry); err != nil {
+		return nil, fmt.Errorf("server: metrics: %w", err)
+	}
 	if s.sshL != nil {
 		s.ssh, err = sshd.New(s.gate, cfg.Server.DataDir, cfg.SSH, lg)
 		if err != nil {
@@ -222,7 +243,7 @@ func Start(cfg *config.Config, opt Options) (srv *Server, err error) {
 		if cfg.Server.AdminToken != "" {
 			h = requireToken(cfg.Server.AdminToken, h)
 		}
-		s.httpS = &http.Server{Handler: h, ReadHeaderTimeout: 5 * time.Second}
+		s.httpS = &http.Server{Handler: h, ReadHeaderTimeout: 5 * time.Second, IdleTimeout: time.Minute}
 		s.wg.Add(1)
 		go func() {
 			defer s.wg.Done()
@@ -230,8 +251,9 @@ func Start(cfg *config.Config, opt Options) (srv *Server, err error) {
 				lg.Error("server: http listener stopped", "err", err)
 			}
 		}()
-		lg.Info("server: admin http listening", "addr", s.httpL.Addr().String(), "token", cfg.Server.AdminToken != "")
+		lg.Info("server: admin http listening", "addr", s.httpL.Addr().String(), "token", cfg.Server.AdminToken != "", "pprof", cfg.Server.Pprof)
 	}
+	s.serving.Store(true)
 	return s, nil
 }
 
@@ -355,6 +377,10 @@ func (s *Server) Shutdown(ctx context.Context) error {
 	var err error
 	s.once.Do(func() {
 		start := time.Now()
+		s.draining.Store(true)
+		if s.beforeDrain != nil {
+			s.beforeDrain()
+		}
 		errs := []error{s.gate.Shutdown(ctx), s.world.Shutdown(ctx), s.gate.Wait(ctx)}
 		if s.ssh != nil {
 			errs = append(errs, s.ssh.Shutdown(ctx))
@@ -387,13 +413,22 @@ func requireToken(token string, next http.Handler) http.Handler {
 	})
 }
 
-// adminMux serves health, metrics, backups, saves and profiles on the
-// admin address: on loopback, or behind the admin token (requireToken).
+// adminMux serves health, readiness, metrics, backups, saves and (with
+// pprof = true) profiles on the admin address: on loopback, or behind the
+// admin token (requireToken).
 func (s *Server) adminMux() *http.ServeMux {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 		fmt.Fprintf(w, "ok\nplayers %d\nconnections %d\n", s.world.Players(), s.gate.Connections())
+	})
+	mux.HandleFunc("GET /readyz", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+		if why := s.notReady(); why != "" {
+			http.Error(w, why, http.StatusServiceUnavailable)
+			return
+		}
+		fmt.Fprintln(w, "ready")
 	})
 	mux.HandleFunc("POST /save", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
@@ -413,113 +448,66 @@ func (s *Server) adminMux() *http.ServeMux {
 		w.Header().Set("Content-Disposition", `attachment; filename="zonemud-backup.db"`)
 		w.Header().Set("Content-Length", strconv.FormatInt(s.db.Size(), 10))
 		if _, err := s.db.Backup(w); err != nil {
-			s.log.Error("server: backup over http failed", "err", err)
+			s.log.Error("server: backup over http failed", logev.ID(1201), "err", err)
 		}
 	})
-	mux.HandleFunc("GET /metrics", s.metrics)
-	// Profiles for the admin.
-	mux.HandleFunc("/debug/pprof/", pprof.Index)
-	mux.HandleFunc("/debug/pprof/profile", pprof.Profile)
-	mux.HandleFunc("/debug/pprof/trace", pprof.Trace)
+	mux.Handle("GET /metrics", s.metricsHandler())
+	if s.cfg.Server.Pprof {
+		mux.HandleFunc("/debug/pprof/", pprof.Index)
+		mux.HandleFunc("/debug/pprof/cmdline", pprof.Cmdline)
+		mux.HandleFunc("/debug/pprof/profile", pprof.Profile)
+		mux.HandleFunc("/debug/pprof/symbol", pprof.Symbol)
+		mux.HandleFunc("/debug/pprof/trace", pprof.Trace)
+	}
 	return mux
 }
 
-// metrics writes the Prometheus text format. Zone figures are labelled
-// by template: the copies of a template are summed into one series (an
-// instance id as a label would be unbounded, player-driven cardinality).
-func (s *Server) metrics(w http.ResponseWriter, r *http.Request) {
-	w.Header().Set("Content-Type", "text/plain; version=0.0.4; charset=utf-8")
-	fmt.Fprintf(w, "# HELP zonemud_players Characters in the world, link-dead included.\n# TYPE zonemud_players gauge\nzonemud_players %d\n", s.world.Players())
-	fmt.Fprintf(w, "# HELP zonemud_connections Open client connections.\n# TYPE zonemud_connections gauge\nzonemud_connections %d\n", s.gate.Connections())
-	ls := s.gate.LoginStats()
-	fmt.Fprintf(w, "# HELP zonemud_login_password_checks_total Passwords hashed to check a login.\n# TYPE zonemud_login_password_checks_total counter\nzonemud_login_password_checks_total %d\n", ls.PasswordChecks)
-	fmt.Fprintf(w, "# HELP zonemud_login_refused_total Connections and login tries refused before any password was checked.\n# TYPE zonemud_login_refused_total counter\nzonemud_login_refused_total{why=\"address\"} %d\nzonemud_login_refused_total{why=\"account\"} %d\n", ls.RefusedAddress, ls.RefusedAccount)
-	bursts, lines := s.gate.Output()
-	fmt.Fprintf(w, "# HELP zonemud_output_bursts_total Bursts of output written to connections (one write each).\n# TYPE zonemud_output_bursts_total counter\nzonemud_output_bursts_total %d\n", bursts)
-	fmt.Fprintf(w, "# HELP zonemud_output_lines_total Lines of text in those bursts.\n# TYPE zonemud_output_lines_total counter\nzonemud_output_lines_total %d\n", lines)
-	type row struct {
-		template                          string
-		hosted, faults, pop, dormant      uint64
-		late                              float64
-		lateHist                          [len(zone.LatenessBounds) + 1]uint64
-		batches, messages                 uint64
-		lua                               bool
-		mem, calls, errs, timeouts, offed uint64
-		work, deferred, overruns          uint64
+// notReady says why the server should not be sent players now, or "" if
+// it is ready: the store open, the listeners up, and not draining.
+func (s *Server) notReady() string {
+	switch {
+	case s.draining.Load():
+		return "draining: the server is shutting down"
+	case !s.serving.Load():
+		return "starting: the listeners are not up yet"
 	}
-	var rows []*row
-	idx := map[string]*row{}
-	for _, z := range s.world.Zones() {
-		r := idx[z.Template()]
-		if r == nil {
-			r = &row{template: z.Template()}
-			idx[r.template] = r
-			rows = append(rows, r)
+	return ""
+}
+
+// Scrapes of /metrics are limited so that a scraper gone wrong cannot
+// take the zones' CPU: at most maxScrapes a second (a burst of as many),
+// two at a time, each written within scrapeWriteTimeout.
+const (
+	maxScrapes         = 10
+	scrapesInFlight    = 2
+	scrapeWriteTimeout = 10 * time.Second
+)
+
+// metricsHandler serves the registry in the Prometheus formats, under the
+// scrape limits: a scrape past the rate gets 429 at once, past the
+// requests in flight 503, and a scraper that stops reading is cut off
+// after the write timeout.
+func (s *Server) metricsHandler() http.Handler {
+	inner := promhttp.HandlerFor(s.registry, promhttp.HandlerOpts{
+		MaxRequestsInFlight: scrapesInFlight,
+		ErrorHandling:       promhttp.ContinueOnError,
+		ErrorLog:            promLog{s.log},
+	})
+	lim := rate.NewLimiter(maxScrapes, maxScrapes)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !lim.Allow() {
+			w.Header().Set("Retry-After", "1")
+			http.Error(w, "too many scrapes; at most 10 a second", http.StatusTooManyRequests)
+			return
 		}
-		r.hosted++
-		r.faults += z.Faults()
-		r.pop += uint64(z.Population())
-		r.late = max(r.late, z.PulseLateness().Seconds())
-		for i, n := range z.PulseLatenessCounts() {
-			r.lateHist[i] += n
-		}
-		b, m := z.Batches()
-		r.batches += b
-		r.messages += m
-		if z.Dormant() {
-			r.dormant++
-		}
-		if st, ok := z.ScriptStats(); ok {
-			r.lua = true
-			r.mem += uint64(st.MemBytes)
-			r.calls += st.Calls
-			r.errs += st.Errors
-			r.timeouts += st.Timeouts
-			r.offed += uint64(st.ScriptsOff)
-			r.work += st.Work
-			r.deferred += st.Deferred
-			r.overruns += st.Overruns
-		}
-	}
-	series := func(name, help, kind string, lua bool, val func(*row) string) {
-		fmt.Fprintf(w, "# HELP %s %s\n# TYPE %s %s\n", name, help, name, kind)
-		for _, r := range rows {
-			if !lua || r.lua {
-				fmt.Fprintf(w, "%s{zone=%q}%s\n", name, r.template, val(r))
-			}
-		}
-	}
-	u := func(v uint64) string { return " " + strconv.FormatUint(v, 10) }
-	series("zonemud_zones_hosted", "Zones hosted: 1 for a permanent zone, the live copies for an instanceable template.", "gauge", false, func(r *row) string { return u(r.hosted) })
-	series("zonemud_zone_faults_total", "Recovered handler panics per zone.", "counter", false, func(r *row) string { return u(r.faults) })
-	series("zonemud_zone_population", "Players per zone.", "gauge", false, func(r *row) string { return u(r.pop) })
-	series("zonemud_zone_pulse_lateness_seconds", "Worst pulse lateness per zone since the last scrape.", "gauge", false, func(r *row) string { return " " + strconv.FormatFloat(r.late, 'g', -1, 64) })
-	fmt.Fprintf(w, "# HELP zonemud_zone_pulse_lateness_hist_seconds How late each pulse was taken, per zone.\n# TYPE zonemud_zone_pulse_lateness_hist_seconds histogram\n")
-	for _, r := range rows {
-		for i, b := range zone.LatenessBounds {
-			fmt.Fprintf(w, "zonemud_zone_pulse_lateness_hist_seconds_bucket{zone=%q,le=\"%g\"} %d\n", r.template, b.Seconds(), r.lateHist[i])
-		}
-		fmt.Fprintf(w, "zonemud_zone_pulse_lateness_hist_seconds_bucket{zone=%q,le=\"+Inf\"} %d\n", r.template, r.lateHist[len(r.lateHist)-1])
-		fmt.Fprintf(w, "zonemud_zone_pulse_lateness_hist_seconds_count{zone=%q} %d\n", r.template, r.lateHist[len(r.lateHist)-1])
-	}
-	series("zonemud_zone_batches_total", "Inbox batches handled: messages handled together, then one flush.", "counter", false, func(r *row) string { return u(r.batches) })
-	series("zonemud_zone_messages_total", "Messages handled in inbox batches.", "counter", false, func(r *row) string { return u(r.messages) })
-	series("zonemud_zone_dormant", "Zones that have stopped ticking (nobody there, nothing due).", "gauge", false, func(r *row) string { return u(r.dormant) })
-	series("zonemud_lua_memory_bytes", "Estimated memory of each zone's Lua VM.", "gauge", true, func(r *row) string { return u(r.mem) })
-	series("zonemud_lua_calls_total", "Calls into Lua.", "counter", true, func(r *row) string { return u(r.calls) })
-	fmt.Fprintf(w, "# HELP zonemud_lua_failures_total Script calls that raised an error or ran out of time.\n# TYPE zonemud_lua_failures_total counter\n")
-	for _, r := range rows {
-		if r.lua {
-			fmt.Fprintf(w, "zonemud_lua_failures_total{zone=%q,kind=\"error\"} %d\n", r.template, r.errs)
-			fmt.Fprintf(w, "zonemud_lua_failures_total{zone=%q,kind=\"timeout\"} %d\n", r.template, r.timeouts)
-		}
-	}
-	series("zonemud_lua_scripts_off", "Scripts switched off by their breaker.", "gauge", true, func(r *row) string { return u(r.offed) })
-	series("zonemud_lua_work_total", "Work of script calls: Lua instructions, and library work in the same units.", "counter", true, func(r *row) string { return u(r.work) })
-	series("zonemud_lua_deferred_total", "on_tick triggers and mud.after timers put off to a later pulse: the zone's script budget for the pulse was spent.", "counter", true, func(r *row) string { return u(r.deferred) })
-	series("zonemud_lua_budget_spent_total", "Pulses in which a zone's scripts spent their whole budget.", "counter", true, func(r *row) string { return u(r.overruns) })
-	fmt.Fprintf(w, "# HELP zonemud_zone_leases_lost_total Zone leases that lapsed because the zone's goroutine stopped answering.\n# TYPE zonemud_zone_leases_lost_total counter\nzonemud_zone_leases_lost_total %d\n", s.world.LeasesLost())
-	fmt.Fprintf(w, "# HELP zonemud_store_commits_total Committed store transactions.\n# TYPE zonemud_store_commits_total counter\nzonemud_store_commits_total %d\n", s.db.Commits())
-	fmt.Fprintf(w, "# HELP zonemud_store_refused_total Saves refused (stale epoch, ledger conflict, or a zone lease released or superseded).\n# TYPE zonemud_store_refused_total counter\nzonemud_store_refused_total %d\n", s.db.Refused())
-	fmt.Fprintf(w, "# HELP zonemud_store_bytes Database file size.\n# TYPE zonemud_store_bytes gauge\nzonemud_store_bytes %d\n", s.db.Size())
+		_ = http.NewResponseController(w).SetWriteDeadline(time.Now().Add(scrapeWriteTimeout))
+		inner.ServeHTTP(w, r)
+	})
+}
+
+// promLog logs what the metrics handler reports: a collector that failed.
+type promLog struct{ log *slog.Logger }
+
+func (l promLog) Println(v ...any) {
+	l.log.Warn("server: metrics: "+fmt.Sprint(v...), logev.ID(1202))
 }

@@ -37,6 +37,7 @@ type clientInfo struct {
 	utf8          bool
 	name          string // client name: "MUDLET", "TINTIN++", "ssh"
 	terminal      string
+	mccp          bool // output is compressed (MCCP2)
 }
 
 // conn is one client connection's protocol: telnet (telnetconn.go) or SSH
@@ -73,4 +74,8 @@ type conn interface {
 	gmcpFrame(pkg string, json []byte) []byte
 	// opening is what to send before the banner (telnet negotiation).
 	opening() []byte
+	// counts are the bytes written to the connection so far, and of the
+	// output while compressing, the bytes that went into the compressor
+	// and came out of it. Writer goroutine only.
+	counts() (wire, mccpIn, mccpOut uint64)
 }

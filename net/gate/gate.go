@@ -132,6 +132,7 @@ type Gate struct {
 	refusedTries atomic.Uint64
 	checks       atomic.Uint64
 	stopping     atomic.Bool
+	met          *metrics // immutable after New
 
 	mu        sync.Mutex
 	listeners []net.Listener      // guarded by mu
@@ -148,11 +149,13 @@ func New(w *world.World, cfg Config, log *slog.Logger) *Gate {
 	if log == nil {
 		log = slog.Default()
 	}
-	return &Gate{
+	g := &Gate{
 		cfg: cfg, w: w, log: log,
 		hashSem:  make(chan struct{}, cfg.HashConcurrency),
 		sessions: map[uint64]*Session{},
 	}
+	g.met = newMetrics(g)
+	return g
 }
 
 // ServeTelnet accepts telnet connections on l until the gate shuts down.
@@ -189,7 +192,7 @@ func (g *Gate) ServeTelnet(l net.Listener) error {
 		g.wg.Add(1)
 		go func() {
 			defer g.wg.Done()
-			g.run(c.RemoteAddr(), func(s *Session) conn { return newTelnetConn(c, tc, s.raw) }, nil)
+			g.run(c.RemoteAddr(), frontTelnet, func(s *Session) conn { return newTelnetConn(c, tc, s.raw) }, nil)
 		}()
 	}
 }
@@ -220,9 +223,9 @@ func (g *Gate) admit(addr net.Addr) string {
 // run is one connection's life: the reader (login, then play) on the
 // calling goroutine, a writer on its own while output is queued. It returns when the
 // session has ended. The caller has admitted the connection.
-func (g *Gate) run(remote net.Addr, mk func(*Session) conn, pre *preAuth) {
+func (g *Gate) run(remote net.Addr, front string, mk func(*Session) conn, pre *preAuth) {
 	s := newSession(g, g.nextID.Add(1))
-	s.remote = remote
+	s.remote, s.front, s.meters = remote, front, g.met.front(front)
 	s.c = mk(s)
 	g.mu.Lock()
 	g.sessions[s.id] = s

@@ -43,6 +43,7 @@ func (s *Session) serve(pre *preAuth) {
 		return
 	}
 	s.name.Store(&name)
+	s.g.met.logins.WithLabelValues(s.front).Inc()
 	if err := s.g.w.Enter(name, s); err != nil {
 		switch {
 		case errors.Is(err, world.ErrStopping):
@@ -319,7 +320,7 @@ func (s *Session) authenticate(acct *store.Account) error {
 		if err != nil {
 			return err
 		}
-		switch v, why := s.g.checkLogin(acct, pw, s.remoteAddr()); v {
+		switch v, why := s.g.checkLogin(acct, pw, s.remoteAddr(), s.front); v {
 		case passwordRight:
 			s.loggedIn(acct.Name)
 			return nil
@@ -362,9 +363,10 @@ const (
 // the answer (never an attack on the account from elsewhere); a wrong
 // password costs the connection half a second more. why is the line for a
 // refused try.
-func (g *Gate) checkLogin(acct *store.Account, pw string, remote net.Addr) (v verdict, why string) {
+func (g *Gate) checkLogin(acct *store.Account, pw string, remote net.Addr, front string) (v verdict, why string) {
 	t, why := g.startTry(remote, acct.Name, true)
 	if t == nil {
+		g.met.failures.WithLabelValues(front, failLocked).Inc()
 		return passwordRefused, why
 	}
 	// This try is already counted against its address: the delay is for
@@ -383,6 +385,7 @@ func (g *Gate) checkLogin(acct *store.Account, pw string, remote net.Addr) (v ve
 		return passwordRight, ""
 	}
 	t.finish(true)
+	g.met.failures.WithLabelValues(front, failPassword).Inc()
 	time.Sleep(500 * time.Millisecond)
 	return passwordWrong, ""
 }

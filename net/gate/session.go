@@ -22,10 +22,12 @@ import (
 // the only goroutine that writes the socket, started when the queue fills
 // and gone when it is empty). Zones call Write, GMCP and Close from theirs.
 type Session struct {
-	id     uint64   // immutable
-	g      *Gate    // immutable
-	c      conn     // immutable
-	remote net.Addr // immutable
+	id     uint64      // immutable
+	g      *Gate       // immutable
+	c      conn        // immutable
+	remote net.Addr    // immutable
+	front  string      // immutable: frontTelnet, frontTLS or frontSSH
+	meters frontMeters // immutable
 	out    outQueue
 	name   atomic.Pointer[string] // atomic: set once logged in
 

@@ -42,7 +42,7 @@ func (g *Gate) ServeSSH(l SSHLogin) {
 	}
 	g.wg.Add(1)
 	defer g.wg.Done()
-	g.run(l.Remote, func(s *Session) conn { return newSSHConn(l, g.cfg.MaxLine) }, &preAuth{name: l.User, authenticated: l.Authenticated})
+	g.run(l.Remote, frontSSH, func(s *Session) conn { return newSSHConn(l, g.cfg.MaxLine) }, &preAuth{name: l.User, authenticated: l.Authenticated})
 }
 
 // AccountExists reports whether a character name has an account. It is
@@ -75,7 +75,7 @@ func (g *Gate) CheckPassword(name, password string, remote net.Addr) bool {
 	if err != nil {
 		return false
 	}
-	v, _ := g.checkLogin(a, password, remote)
+	v, _ := g.checkLogin(a, password, remote, frontSSH)
 	return v == passwordRight
 }
 

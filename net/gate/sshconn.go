@@ -33,6 +33,7 @@ type sshConn struct {
 	in       *eofWatch
 
 	pending   []byte // writer goroutine only: the burst's text
+	wire      uint64 // writer goroutine only: bytes written to the channel
 	prompt    string // writer goroutine only: the burst's prompt, if hasPrompt
 	hasPrompt bool
 }
@@ -220,7 +221,8 @@ func (c *sshConn) flush() error {
 		if c.hasPrompt {
 			c.t.SetPrompt(c.prompt) // waits for the terminal's lock too
 		}
-		_, err := c.t.Write(c.pending)
+		n, err := c.t.Write(c.pending)
+		c.wire += uint64(n + len(c.prompt))
 		return err
 	})
 	c.hasPrompt, c.prompt = false, ""
@@ -241,6 +243,7 @@ func (c *sshConn) echoOff() []byte                       { return nil }
 func (c *sshConn) echoOn() []byte                        { return nil }
 func (c *sshConn) gmcpFrame(pkg string, j []byte) []byte { return nil }
 func (c *sshConn) opening() []byte                       { return nil }
+func (c *sshConn) counts() (uint64, uint64, uint64)      { return c.wire, 0, 0 }
 
 func (c *sshConn) close() error {
 	if c.closed.Swap(true) {

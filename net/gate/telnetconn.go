@@ -64,6 +64,7 @@ func (t *telnetConn) kind() string                       { return "telnet" }
 func (t *telnetConn) echoOff() []byte                    { return t.o.EchoOff() }
 func (t *telnetConn) echoOn() []byte                     { return t.o.EchoOn() }
 func (t *telnetConn) opening() []byte                    { return t.o.Start() }
+func (t *telnetConn) counts() (uint64, uint64, uint64)   { return t.enc.Counts() }
 
 func (t *telnetConn) stopCompress() error {
 	if !t.enc.Compressing() {
@@ -98,7 +99,7 @@ func colorOf(l telnet.ColorLevel) content.ColorLevel {
 func (t *telnetConn) info() clientInfo {
 	w, h := t.o.Size()
 	ci := t.o.Client()
-	inf := clientInfo{width: w, height: h, screenReader: t.o.ScreenReader(), utf8: t.o.UTF8(), name: ci.Name, terminal: ci.Terminal}
+	inf := clientInfo{width: w, height: h, screenReader: t.o.ScreenReader(), utf8: t.o.UTF8(), name: ci.Name, terminal: ci.Terminal, mccp: t.enc.Compressing()}
 	inf.color = colorOf(ci.ColorLevel())
 	if inf.name == "" {
 		inf.name = "telnet"

@@ -28,6 +28,7 @@ type writerState struct {
 	atPrompt  bool      // the last thing written was a prompt, the cursor after it
 	textSince bool      // text was written since the last prompt
 	deadline  time.Time // the write deadline last set on the connection
+	counted   [3]uint64 // the connection's counts as of the last burst (conn.counts)
 }
 
 // writerLabels marks writer goroutines in profiles.
@@ -148,6 +149,7 @@ func (s *Session) writeBurst(frames []byte) (closing bool, err error) {
 	}
 	s.g.bursts.Add(1)
 	s.g.lines.Add(uint64(lines))
+	s.g.met.burst(s, lines)
 	return closing, err
 }
 

@@ -24,6 +24,10 @@ type Encoder struct {
 	lastCR  bool         // writer goroutine only: the last text byte written was '\r'
 	scratch []byte       // writer goroutine only: text converted for zlib, while compressing
 	err     error        // writer goroutine only: the connection's first write error, returned ever after
+	// Bytes counted for the gate's figures, writer goroutine only: passed
+	// to the connection, and while compressing, put into the zlib stream
+	// and come out of it.
+	wire, zin, zout uint64
 
 	compressing atomic.Bool // atomic: written by the writer goroutine, read anywhere
 }
@@ -47,6 +51,9 @@ type plain Encoder
 
 func (p *plain) Write(b []byte) (int, error) {
 	e := (*Encoder)(p)
+	if e.compressing.Load() {
+		e.zout += uint64(len(b))
+	}
 	if e.buf == nil {
 		e.buf = (*bufPool.Get().(*[]byte))[:0]
 	}
@@ -66,7 +73,9 @@ func (e *Encoder) writeOut() error {
 		return e.err
 	}
 	if len(e.buf) > 0 && e.err == nil {
-		_, e.err = e.w.Write(e.buf)
+		var n int
+		n, e.err = e.w.Write(e.buf)
+		e.wire += uint64(n)
 	}
 	b := e.buf[:0]
 	e.buf = nil
@@ -97,6 +106,7 @@ func (e *Encoder) WriteText(p []byte) error {
 	}
 	if e.compressing.Load() {
 		e.scratch = e.appendText(e.scratch[:0], p)
+		e.zin += uint64(len(e.scratch))
 		_, err := e.zw.Write(e.scratch)
 		if cap(e.scratch) > 4096 {
 			e.scratch = nil // a burst's big one goes
@@ -160,8 +170,7 @@ func (e *Encoder) WritePrompt(p []byte) error {
 		return err
 	}
 	if end := e.o.promptEnd(); len(end) > 0 {
-		_, err := e.out().Write(end)
-		return err
+		return e.control(end)
 	}
 	return nil
 }
@@ -172,9 +181,22 @@ func (e *Encoder) WriteRaw(ctl []byte) error {
 	if e.err != nil {
 		return e.err
 	}
+	return e.control(ctl)
+}
+
+// control writes control bytes where text goes now.
+func (e *Encoder) control(ctl []byte) error {
+	if e.compressing.Load() {
+		e.zin += uint64(len(ctl))
+	}
 	_, err := e.out().Write(ctl)
 	return err
 }
+
+// Counts returns the bytes passed to the connection so far, and of the
+// output while compressing, the bytes put into the zlib stream and the
+// bytes that came out of it. Writer goroutine only.
+func (e *Encoder) Counts() (wire, mccpIn, mccpOut uint64) { return e.wire, e.zin, e.zout }
 
 // GMCP writes one GMCP message; see GMCPFrame.
 func (e *Encoder) GMCP(pkg string, json []byte) error { return e.WriteRaw(GMCPFrame(pkg, json)) }

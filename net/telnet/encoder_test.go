@@ -323,3 +323,29 @@ func TestEncoder_WriteErrors(t *testing.T) {
 		t.Errorf("WriteText() after a failure = %v, want the write error", err)
 	}
 }
+
+// Counts are what the gate's output figures and the MCCP ratio come
+// from: every byte passed to the connection, and while compressing what
+// went into the stream and what came out.
+func TestEncoder_Counts(t *testing.T) {
+	e, buf := agreedMCCP2(t)
+	e.WriteText([]byte("plain\n"))
+	e.Flush()
+	if wire, in, out := e.Counts(); wire != uint64(buf.Len()) || in != 0 || out != 0 {
+		t.Fatalf("after plain text: wire %d (sent %d), mccp %d in %d out", wire, buf.Len(), in, out)
+	}
+	if err := e.StartCompression(); err != nil {
+		t.Fatal(err)
+	}
+	text := bytes.Repeat([]byte("The rat squeaks at you from the gutter.\n"), 100)
+	e.WriteText(text)
+	e.WritePrompt([]byte("> "))
+	e.Flush()
+	wire, in, out := e.Counts()
+	if wire != uint64(buf.Len()) {
+		t.Errorf("wire %d, but %d bytes were sent", wire, buf.Len())
+	}
+	if in < uint64(len(text)) || out == 0 || out >= in/4 {
+		t.Errorf("compressed %d bytes into %d; want at least %d in, and repetitive text to shrink four times", in, out, len(text))
+	}
+}
