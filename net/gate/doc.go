@@ -24,17 +24,19 @@
 //     for both;
 //   - what is said out of band: GMCP and MSSP (gmcp.go).
 //
-// Goroutines, per connection, both counted in Gate.wg so Wait can wait for
+// Goroutines, per connection, counted in Gate.wg so Wait can wait for
 // them:
 //   - the reader (Session.serve): the opening negotiation, the login, then
 //     every line into the session's zone (Zone.Input, which may block while
 //     the zone's inbox is full and the zone alive); when the connection
 //     drops it tells the zone (Zone.Dropped) and the character goes
 //     link-dead;
-//   - the writer (Session.writer): the only code that writes the socket.
-//     It takes whole bursts from the output queue, renders colour markup at
-//     the client's level, writes them with one deadline per burst, and
-//     closes the connection if a burst cannot be written in time.
+//   - the writer (writer.go, Session.drain), which runs only while output
+//     is queued: a Write that finds none running starts one. It is the
+//     only code that writes the socket: it takes everything queued,
+//     renders colour markup at the client's level, writes it in one write
+//     with one prompt at the end, and closes the connection if a burst
+//     cannot be written in time. An idle session has no writer.
 //
 // Zones call a session's Write, GMCP, Close and SetZone from their own
 // goroutines; those only touch the output queue or atomics. A full queue
