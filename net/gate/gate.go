@@ -158,11 +158,26 @@ func New(w *world.World, cfg Config, log *slog.Logger) *Gate {
 	return g
 }
 
+// addListener records l for Shutdown to close. It closes l and reports
+// false if Shutdown has already run: a listener whose accept loop starts
+// after Shutdown would otherwise accept for ever, and the server's
+// shutdown would wait on it for ever.
+func (g *Gate) addListener(l net.Listener) bool {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.stopping.Load() {
+		_ = l.Close()
+		return false
+	}
+	g.listeners = append(g.listeners, l)
+	return true
+}
+
 // ServeTelnet accepts telnet connections on l until the gate shuts down.
 func (g *Gate) ServeTelnet(l net.Listener) error {
-	g.mu.Lock()
-	g.listeners = append(g.listeners, l)
-	g.mu.Unlock()
+	if !g.addListener(l) {
+		return nil
+	}
 	var backoff time.Duration
 	for {
 		c, err := l.Accept()

@@ -1,6 +1,7 @@
 package gate_test
 
 import (
+	"context"
 	"crypto/ed25519"
 	"crypto/rand"
 	"fmt"
@@ -264,5 +265,41 @@ func sshConnection(c net.Conn, cfg *gossh.ServerConfig, g *gate.Gate) {
 			})
 			_ = ch.Close()
 		}()
+	}
+}
+
+// A listener handed to the gate after it shut down is closed at once: its
+// accept loop would otherwise run for ever, and the server's shutdown,
+// which waits for it, with it. (A test that shut a server down before its
+// TLS accept loop had started hung this way.)
+func TestGate_ListenerAfterShutdownIsClosed(t *testing.T) {
+	srv := servertest.Start(t, nil)
+	g := gate.New(srv.World(), gate.DefaultConfig(), nil)
+	if err := g.Shutdown(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	for name, serve := range map[string]func(net.Listener) error{
+		"telnet": g.ServeTelnet,
+		"TLS":    func(l net.Listener) error { return g.ServeTelnetTLS(l, nil, "") },
+	} {
+		l, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		done := make(chan error, 1)
+		go func() { done <- serve(l) }()
+		select {
+		case err := <-done:
+			if err != nil {
+				t.Errorf("%s: %v", name, err)
+			}
+		case <-time.After(30 * time.Second): // a bound on a hang
+			l.Close()
+			t.Fatalf("%s: the accept loop of a listener served after shutdown did not return", name)
+		}
+		if c, err := net.Dial("tcp", l.Addr().String()); err == nil {
+			c.Close()
+			t.Errorf("%s: the listener is still open", name)
+		}
 	}
 }

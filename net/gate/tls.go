@@ -15,9 +15,9 @@ import (
 // telnet to this port gets one line saying so, instead of a TLS error it
 // cannot read.
 func (g *Gate) ServeTelnetTLS(l net.Listener, cfg *tls.Config, plainPort string) error {
-	g.mu.Lock()
-	g.listeners = append(g.listeners, l)
-	g.mu.Unlock()
+	if !g.addListener(l) {
+		return nil
+	}
 	var backoff time.Duration
 	for {
 		raw, err := l.Accept()
