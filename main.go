@@ -2,7 +2,7 @@
 // and SSH on the front, one bbolt file behind.
 //
 //	zonemud [serve] [-config FILE]    run the server (the default)
-//	zonemud check [-config FILE]      validate the configuration and the areas
+//	zonemud check [-config FILE] [DIR] validate the configuration and the areas
 //	zonemud backup [-config FILE] OUT write a consistent copy of the database
 //	zonemud init [DIR]                write config.toml and the starter areas
 //	zonemud genworld [-rooms N] DIR   write a large generated world of plain rooms
@@ -36,6 +36,7 @@ import (
 	"zonemud/internal/server"
 	"zonemud/store"
 	"zonemud/world"
+	"zonemud/world/content"
 )
 
 // version is set at build time with -ldflags "-X main.version=...".
@@ -54,7 +55,7 @@ func main() {
 // commands are the subcommands, in the order usage lists them.
 var commands = []struct{ name, args, what string }{
 	{"serve", "", "run the server (the default)"},
-	{"check", "", "validate the configuration and the areas, then exit"},
+	{"check", "[DIR]", "validate the configuration and the areas (or DIR), then exit"},
 	{"backup", "OUT", "write a consistent copy of the database to OUT"},
 	{"init", "[DIR]", "write config.toml and the starter areas into DIR (default .)"},
 	{"genworld", "DIR", "write a large generated world into DIR (zonemud genworld -h)"},
@@ -155,7 +156,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	case "serve":
 		return serve(cfg, log, stderr)
 	case "check":
-		return check(cfg, stdout, stderr)
+		return check(cfg, pos, stdout, stderr)
 	case "backup":
 		return backup(cfg, pos, stdout, stderr)
 	}
@@ -169,7 +170,9 @@ func argProblem(cmd string, pos []string) string {
 		return "takes one argument, the file to write"
 	case cmd == "init" && len(pos) > 1:
 		return "takes at most one argument, the folder to write into"
-	case cmd != "backup" && cmd != "init" && len(pos) > 0:
+	case cmd == "check" && len(pos) > 1:
+		return "takes at most one argument, the areas folder to check"
+	case cmd != "backup" && cmd != "init" && cmd != "check" && len(pos) > 0:
 		return "takes no arguments"
 	}
 	return ""
@@ -261,23 +264,44 @@ func serve(cfg *config.Config, log *slog.Logger, stderr io.Writer) int {
 	return 0
 }
 
-// check validates the configuration and the areas without serving.
-func check(cfg *config.Config, stdout, stderr io.Writer) int {
-	set, from, err := server.LoadContent(cfg, areasFS(), nil)
-	if err != nil {
-		fmt.Fprintln(stderr, err)
-		return 1
+// check validates the configuration and the areas without serving: the
+// folder named on the command line, or the one the config names. It is the
+// validation a running server makes before it applies an edit, with the
+// same messages, one problem a line as file:line: key: message.
+func check(cfg *config.Config, args []string, stdout, stderr io.Writer) int {
+	var areas server.Areas
+	if len(args) == 1 {
+		fi, err := os.Stat(args[0])
+		if err != nil || !fi.IsDir() {
+			fmt.Fprintf(stderr, "zonemud: check: %s is not a folder\n", args[0])
+			return 1
+		}
+		areas = server.Areas{FS: os.DirFS(args[0]), Dir: args[0], From: args[0]}
+	} else {
+		var err error
+		if areas, err = server.FindAreas(cfg, areasFS(), nil); err != nil {
+			fmt.Fprintln(stderr, err)
+			return 1
+		}
 	}
-	scripts, err := world.CheckScripts(set, cfg.Lua)
+	set, scripts, err := world.Check(areas.FS, cfg.Lua)
 	if err != nil {
-		fmt.Fprintln(stderr, err)
+		var ps content.Problems
+		if !errors.As(err, &ps) {
+			fmt.Fprintln(stderr, "zonemud: check:", err)
+			return 1
+		}
+		for _, p := range ps {
+			fmt.Fprintln(stderr, p.String())
+		}
+		fmt.Fprintf(stderr, "areas from %s: %d problem(s)\n", areas.From, len(ps))
 		return 1
 	}
 	for _, p := range world.CheckHelp(set) {
 		fmt.Fprintln(stderr, "warning:", p)
 	}
 	fmt.Fprintf(stdout, "config from %s ok; areas from %s ok: %d zones, %d rooms, %d mobs, %d items, %d help topics, %d scripts\n",
-		configName(cfg), from, len(set.Zones), len(set.Rooms), len(set.Mobs), len(set.Items), len(set.Help), scripts)
+		configName(cfg), areas.From, len(set.Zones), len(set.Rooms), len(set.Mobs), len(set.Items), len(set.Help), scripts.Count())
 	return 0
 }
 

@@ -431,13 +431,13 @@ func TestMain_CommandLine(t *testing.T) {
 	if code := run([]string{"-h"}, &out, &errb); code != 0 {
 		t.Errorf("-h: code %d", code)
 	}
-	for _, c := range []string{"serve", "check", "backup OUT", "init [DIR]", "genworld DIR", "version", "-config"} {
+	for _, c := range []string{"serve", "check [DIR]", "backup OUT", "init [DIR]", "genworld DIR", "version", "-config"} {
 		if !strings.Contains(errb.String(), c) {
 			t.Errorf("-h does not list %q: %s", c, errb.String())
 		}
 	}
 
-	for _, args := range [][]string{{"check", "extra"}, {"-config", cfg, "nosuch"}, {"backup"}, {"version", "now"}} {
+	for _, args := range [][]string{{"check", "one", "two"}, {"-config", cfg, "nosuch"}, {"backup"}, {"version", "now"}} {
 		errb.Reset()
 		if code := run(args, &out, &errb); code != 2 {
 			t.Errorf("%q: code %d, want 2 (a usage error); stderr %q", args, code, errb.String())

@@ -234,6 +234,25 @@ func (vm *VM) Forget(id ID) {
 	}
 }
 
+// Script is the compiled script attached to id, or nil.
+func (vm *VM) Script(id ID) *Compiled {
+	if e, ok := vm.entities[id]; ok {
+		return e.c
+	}
+	return nil
+}
+
+// SwitchedOff reports whether the script attached to id has been switched
+// off by its breaker.
+func (vm *VM) SwitchedOff(id ID) bool {
+	e, ok := vm.entities[id]
+	if !ok {
+		return false
+	}
+	b := vm.breakers[e.c]
+	return b != nil && b.off
+}
+
 // Has reports whether the entity's script defines trigger and is not
 // switched off.
 func (vm *VM) Has(id ID, trigger string) bool {
@@ -491,7 +510,7 @@ func (vm *VM) failed(e *entity, b *breaker, msg string, weight float64) {
 		return
 	}
 	if b.record(weight) {
-		vm.host.Report(e.c.key, fmt.Sprintf("%s:%d: script switched off: it fails too often (a failure score of %d, where each failure weighs half as much %d calls later); it runs again after a restart",
+		vm.host.Report(e.c.key, fmt.Sprintf("%s:%d: script switched off: it fails too often (a failure score of %d, where each failure weighs half as much %d calls later); it runs again once its source is reloaded",
 			e.c.file, e.c.lineOffset, vm.cfg.BreakerThreshold, vm.cfg.BreakerWindowCalls))
 	}
 }

@@ -56,7 +56,8 @@ func (w *World) Host(ctx context.Context, spec HostSpec) (*zone.Zone, error) {
 	if w.stopping.Load() {
 		return nil, ErrStopping
 	}
-	zp := w.set.Zones[spec.Template]
+	snap := w.Snapshot()
+	zp := snap.Set.Zones[spec.Template]
 	switch {
 	case zp == nil:
 		return nil, fmt.Errorf("%w: no zone %q in the loaded content", ErrNoTemplate, spec.Template)
@@ -64,10 +65,10 @@ func (w *World) Host(ctx context.Context, spec HostSpec) (*zone.Zone, error) {
 		return nil, fmt.Errorf("%w: zone %q is not instanceable", ErrNoTemplate, spec.Template)
 	case !spec.Instance && zp.Instanceable:
 		return nil, fmt.Errorf("%w: zone %q is entered only through its instances", ErrNoTemplate, spec.Template)
-	case spec.Instance && w.set.Rooms[zp.StartRoom] == nil:
+	case spec.Instance && snap.Set.Rooms[zp.StartRoom] == nil:
 		return nil, fmt.Errorf("%w: zone %q has no start room", ErrNoTemplate, spec.Template)
 	}
-	h, err := w.newHost(ctx, zp, spec.Instance)
+	h, err := w.newHost(ctx, snap, zp, spec.Instance)
 	if err != nil {
 		return nil, err
 	}
@@ -87,7 +88,7 @@ func (w *World) Host(ctx context.Context, spec HostSpec) (*zone.Zone, error) {
 // newHost leases and builds a zone, not yet in the table. The lease comes
 // first: a permanent zone reads its room objects only once the store knows
 // its generation is the current one.
-func (w *World) newHost(ctx context.Context, zp *content.Zone, instance bool) (*host, error) {
+func (w *World) newHost(ctx context.Context, snap *zone.Snapshot, zp *content.Zone, instance bool) (*host, error) {
 	id := zp.ID
 	if instance {
 		id = zone.NewInstanceID(zp.ID)
@@ -98,7 +99,7 @@ func (w *World) newHost(ctx context.Context, zp *content.Zone, instance bool) (*
 	}
 	h := &host{lease: lease}
 	h.acked.Store(true)
-	opt := zone.Options{Log: w.log, Scripts: w.scripts, Gen: lease.Gen, Metrics: w.zoneMetrics}
+	opt := zone.Options{Log: w.log, Scripts: snap.Scripts, Gen: lease.Gen, Version: snap.Version, Metrics: w.zoneMetrics}
 	if instance {
 		opt.ID = id // no room objects: every copy has the same room refs
 	} else {
@@ -108,7 +109,7 @@ func (w *World) newHost(ctx context.Context, zp *content.Zone, instance bool) (*
 			return nil, err
 		}
 	}
-	h.z = zone.New(zp, w.set, w, w.zoneCfg, opt)
+	h.z = zone.New(zp, snap.Set, w, w.zoneCfg, opt)
 	return h, nil
 }
 

@@ -66,8 +66,9 @@ func (c *collector) Collect(ch chan<- prometheus.Metric) {
 	ch <- prometheus.MustNewConstMetric(c.lapse, prometheus.CounterValue, float64(w.leasesLost.Load()))
 	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 	defer cancel()
-	for _, id := range w.set.ZoneOrder {
-		if !w.set.Zones[id].Instanceable {
+	set := w.Content()
+	for _, id := range set.ZoneOrder {
+		if !set.Zones[id].Instanceable {
 			continue
 		}
 		leases, err := w.dir.List(ctx, id)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -39,10 +40,24 @@ type Config struct {
 	// The world renews every third of it; a zone whose goroutine stops
 	// answering loses its lease after two missed renewals.
 	LeaseTTL time.Duration `toml:"-"`
+	// WatchAreas applies edits to the area files as they are saved. Off,
+	// builders apply them with the reload command.
+	WatchAreas bool `toml:"watch_areas"`
+	// Areas is the areas folder the content was loaded from, read again
+	// at each reload; nil when the world runs content that has no folder
+	// (the built-in starter world), which then cannot be reloaded. Set by
+	// the wiring.
+	Areas fs.FS `toml:"-"`
+	// AreasDir is the path of Areas on disk, watched when WatchAreas is
+	// set; "" watches nothing. Set by the wiring.
+	AreasDir string `toml:"-"`
+	// ReloadHook, if set, is called (on the reload worker, and must not
+	// block) with every reload's report. Tests and benchmarks use it.
+	ReloadHook func(zone.ReloadReport) `toml:"-"`
 }
 
 // DefaultConfig is the configuration used where config.toml is silent.
-func DefaultConfig() Config { return Config{MaxPlayers: 20000} }
+func DefaultConfig() Config { return Config{MaxPlayers: 20000, WatchAreas: true} }
 
 // Validate reports the first bad value, naming its key.
 func (c Config) Validate() error {
@@ -61,15 +76,20 @@ func (c Config) Validate() error {
 type World struct {
 	cfg     Config       // immutable after New
 	zoneCfg zone.Config  // immutable after New
-	set     *content.Set // immutable after New
 	db      *store.DB    // immutable after New
 	log     *slog.Logger // immutable after New
 	started time.Time    // immutable after New
 
-	owner     string        // immutable after New: this process's name in the directory
-	dir       Directory     // immutable after New
-	leaseTTL  time.Duration // immutable after New
-	startZone string        // immutable after New: the zone of the start room, never unhosted
+	owner    string        // immutable after New: this process's name in the directory
+	dir      Directory     // immutable after New
+	leaseTTL time.Duration // immutable after New
+
+	// snap is the content the world runs now: replaced whole by a
+	// reload (reload.go), read anywhere.
+	snap atomic.Pointer[zone.Snapshot]
+	// startZone is the zone of the start room, never unhosted. Guarded
+	// by routeMu: a reload may move the start room to another zone.
+	startZone string
 
 	// routeMu is the routing lock (see doc.go for the lock order). Every
 	// change of the zone a character is routed to (login, walk, hand-over)
@@ -82,9 +102,9 @@ type World struct {
 	// host and unhost, so readers (who, metrics, Players) take no lock.
 	list atomic.Pointer[[]*zone.Zone]
 
-	res     *residents
-	saver   *saver
-	scripts zone.Scripts // immutable after New: compiled once, shared by every zone
+	res   *residents
+	saver *saver
+	rl    reloader
 
 	epoch    atomic.Uint64 // last owner epoch handed out
 	itemNext atomic.Uint64 // next durable item id
@@ -108,7 +128,7 @@ func New(set *content.Set, db *store.DB, cfg Config, zcfg zone.Config, log *slog
 		log = slog.Default()
 	}
 	w := &World{
-		cfg: cfg, zoneCfg: zcfg, set: set, db: db, log: log, started: time.Now(),
+		cfg: cfg, zoneCfg: zcfg, db: db, log: log, started: time.Now(),
 		owner:    fmt.Sprintf("zonemud/boot-%d", db.Boot()),
 		dir:      cfg.Directory,
 		leaseTTL: cfg.LeaseTTL,
@@ -129,25 +149,32 @@ func New(set *content.Set, db *store.DB, cfg Config, zcfg zone.Config, log *slog
 	w.list.Store(&[]*zone.Zone{})
 	w.epoch.Store(db.Boot() << 32)
 	w.itemNext.Store(db.ItemHigh() + 1)
-	scripts, err := compileScripts(set, cfg.Lua)
-	if err != nil {
-		return nil, err
+	w.rl.init()
+	scripts, probs := compileScripts(set, cfg.Lua, w.rl.cache)
+	var errs []error
+	for _, p := range probs {
+		if p.lint {
+			log.Warn("world: script cannot work as written", "problem", p.Problem.String())
+		} else {
+			errs = append(errs, errors.New(p.Problem.String()))
+		}
 	}
-	for _, p := range scriptProblems(scripts) {
-		log.Warn("world: script cannot work as written", "problem", p)
+	if len(errs) > 0 {
+		return nil, fmt.Errorf("world: scripts do not compile: %w", errors.Join(errs...))
 	}
-	w.scripts = scripts
-	start := set.Rooms[set.Game.StartRoom]
-	if start == nil || set.Zones[start.Zone] == nil || set.Zones[start.Zone].Instanceable {
-		return nil, fmt.Errorf("world: start room %s is not in a hosted zone", set.Game.StartRoom)
+	if p := startProblem(set); p != "" {
+		return nil, fmt.Errorf("world: %s", p)
 	}
-	w.startZone = start.Zone
+	snap := &zone.Snapshot{Version: 1, Set: set, Scripts: scripts}
+	w.snap.Store(snap)
+	w.startZone = set.Rooms[set.Game.StartRoom].Zone
+	w.rl.last = zone.ReloadReport{Version: 1, Trigger: "start", At: w.started}
 	for _, id := range set.ZoneOrder {
 		zp := set.Zones[id]
 		if zp.Instanceable {
 			continue // a template is entered only through its instances
 		}
-		h, err := w.newHost(w.ctx, zp, false)
+		h, err := w.newHost(w.ctx, snap, zp, false)
 		if err != nil {
 			return nil, err
 		}
@@ -162,6 +189,14 @@ func (w *World) Start() {
 	w.saverStop = make(chan struct{})
 	w.saverDone, _ = w.gr.start(context.Background(), func(context.Context) { w.saver.run(w.saverStop) }, "world", "saver")
 	w.gr.start(w.ctx, w.keepLeases, "world", "leases")
+	if w.cfg.Areas != nil {
+		w.gr.start(w.ctx, w.runReloads, "world", "reload")
+		if w.cfg.WatchAreas && w.cfg.AreasDir != "" {
+			if wt := w.startWatch(w.cfg.AreasDir); wt != nil {
+				w.gr.start(w.ctx, func(ctx context.Context) { w.runWatch(ctx, wt) }, "world", "watch")
+			}
+		}
+	}
 	w.routeMu.Lock()
 	defer w.routeMu.Unlock()
 	w.running = true
@@ -206,8 +241,12 @@ func (w *World) Shutdown(ctx context.Context) error {
 	return nil
 }
 
-// Content is the content set the world runs.
-func (w *World) Content() *content.Set { return w.set }
+// Content is the content set the world runs now.
+func (w *World) Content() *content.Set { return w.snap.Load().Set }
+
+// Snapshot is the content the world runs now, with its compiled scripts
+// and version.
+func (w *World) Snapshot() *zone.Snapshot { return w.snap.Load() }
 
 // Store is the world's store.
 func (w *World) Store() *store.DB { return w.db }
@@ -498,20 +537,22 @@ func (w *World) loadRecord(name string) (*zone.CharRecord, error) {
 // is not hosted) the start room, with a note to the player. The caller
 // holds the routing lock.
 func (w *World) place(rec *zone.CharRecord) (*host, string, string) {
+	set := w.Content()
 	zoneID, room := rec.Zone, rec.Room
 	if rec.AnchorZone != "" {
 		zoneID, room = rec.AnchorZone, rec.AnchorRoom
 		rec.AnchorZone, rec.AnchorRoom = "", ""
 	}
 	if zoneID != "" && !strings.Contains(zoneID, "#") {
-		if h := w.hosts[zoneID]; h != nil && w.set.Rooms[room] != nil && content.RefZone(room) == zoneID {
+		zp := set.Zones[zoneID]
+		if h := w.hosts[zoneID]; h != nil && zp != nil && !zp.Instanceable && set.Rooms[room] != nil && content.RefZone(room) == zoneID {
 			return h, room, ""
 		}
 	}
-	start := w.set.Game.StartRoom
+	start := set.Game.StartRoom
 	note := ""
 	if rec.Room != "" || zoneID != "" {
-		note = "The place where you last stood is no longer there. You find yourself back in " + w.set.Rooms[start].Name + "."
+		note = "The place where you last stood is no longer there. You find yourself back in " + set.Rooms[start].Name + "."
 	}
 	return w.hosts[w.startZone], start, note
 }

@@ -79,7 +79,7 @@ func TestPlace_MissingRoomGoesToStart(t *testing.T) {
 		{Name: "C", Zone: "sunken_crypt#00ff", Room: "sunken_crypt:room:stair"},
 	} {
 		h, room, note := w.place(rec)
-		if h.z.ID() != "emberfall" || room != w.set.Game.StartRoom || note == "" {
+		if h.z.ID() != "emberfall" || room != w.Content().Game.StartRoom || note == "" {
 			t.Errorf("%s: placed in %s at %s with note %q; want the start room and a note", rec.Name, h.z.ID(), room, note)
 		}
 	}

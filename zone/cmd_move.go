@@ -210,6 +210,10 @@ func (z *Zone) handleTransfer(m transferMsg) {
 	if c == nil {
 		return
 	}
+	// The sender may run a newer content version than this zone has
+	// caught up with: a room it led c to may be new here.
+	z.catchUp()
+	defer z.evacuateIfRetired()
 	if z.stopping {
 		// Nobody will be here to play; hand it straight back.
 		z.adopt(c)

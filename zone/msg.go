@@ -124,7 +124,23 @@ type rolesMsg struct {
 	roles Roles
 }
 
+// buildersMsg is text for builders online here: every player with the
+// builder or admin role, or named in the zone file, for whom only (if set)
+// reports true. to, if set, names the one player it is for.
+type buildersMsg struct {
+	text string
+	to   string
+	only func(name string) bool
+}
+
+// reloadMsg tells the zone that the world runs a new content snapshot:
+// the zone reconciles with it (reload.go). It is offered with postOrDrop;
+// a zone that misses it catches up at its next pulse.
+type reloadMsg struct{}
+
 func (inputMsg) isMsg()     {}
+func (reloadMsg) isMsg()    {}
+func (buildersMsg) isMsg()  {}
 func (rolesMsg) isMsg()     {}
 func (dropMsg) isMsg()      {}
 func (arriveMsg) isMsg()    {}

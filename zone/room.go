@@ -35,19 +35,22 @@ const (
 func newRoom(p *content.Room) *Room {
 	r := &Room{proto: p}
 	for d, ex := range p.Exits {
-		if ex == nil || ex.Door == nil {
-			continue
-		}
-		switch {
-		case ex.Door.Locked:
-			r.doors[d] = doorLocked
-		case ex.Door.Closed:
-			r.doors[d] = doorClosed
-		default:
-			r.doors[d] = doorOpen
+		if ex != nil && ex.Door != nil {
+			r.doors[d] = initialDoor(ex.Door)
 		}
 	}
 	return r
+}
+
+// initialDoor is the state a door starts in, as its prototype says.
+func initialDoor(d *content.Door) doorState {
+	switch {
+	case d.Locked:
+		return doorLocked
+	case d.Closed:
+		return doorClosed
+	}
+	return doorOpen
 }
 
 // ref is the room's authored ref.

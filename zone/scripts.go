@@ -760,3 +760,12 @@ func (h scriptHost) Log(key, text string) {
 }
 
 func (h scriptHost) Report(key, message string) { h.z.reportScript(key, message) }
+
+// Count is the number of distinct compiled scripts.
+func (s Scripts) Count() int {
+	seen := map[*script.Compiled]bool{}
+	for _, c := range s.Compiled {
+		seen[c] = true
+	}
+	return len(seen)
+}

@@ -14,6 +14,8 @@ func (z *Zone) handleArrive(m arriveMsg) {
 	if m.rec == nil {
 		return
 	}
+	z.catchUp()
+	defer z.evacuateIfRetired()
 	if old := z.players[m.rec.Name]; old != nil {
 		// The world routes every login of a character to the zone that
 		// holds it, so this is a broken invariant: never build a second

@@ -71,10 +71,9 @@ func (c Config) Validate() error {
 // Zone is the actor. Its exported methods are safe from any goroutine; they
 // only post. Everything else is owned by the goroutine running Run.
 type Zone struct {
-	id       string        // immutable after New: which actor this is
-	template string        // immutable after New: whose content it runs
-	proto    *content.Zone // immutable after New
-	shard    Shard         // immutable after New
+	id       string // immutable after New: which actor this is
+	template string // immutable after New: whose content it runs
+	shard    Shard  // immutable after New
 	cfg      Config        // immutable after New
 	log      *slog.Logger  // immutable after New
 
@@ -92,7 +91,11 @@ type Zone struct {
 	owner ownerCheck
 
 	// Zone goroutine only from here down.
-	set            *content.Set
+	proto          *content.Zone // this zone's content: replaced by a reload
+	set            *content.Set  // the content it belongs to: replaced by a reload
+	retired        bool          // a reload took this zone out of the content
+	resetTimer     pulseHandle   // runs resetZone every resetEvery seconds
+	resetEvery     int
 	pulses         pulses
 	tasks          taskQueue
 	rng            *mrand.Rand
@@ -119,7 +122,7 @@ type Zone struct {
 	combat         pulseHandle             // the combat driver, while anyone fights
 	corpses        map[*content.Mob]*content.Item
 	cv             charVars             // reused by vars and combatVars: formulas allocate nothing
-	scripts        Scripts              // immutable after New
+	scripts        Scripts              // compiled with set: replaced by a reload
 	vm             *script.VM           // nil when the zone has no scripts
 	ticking        []script.ID          // entities whose script defines on_tick
 	tickTimer      pulseHandle          // runs scriptTick while ticking is not empty
@@ -134,6 +137,8 @@ type Zone struct {
 	booted         time.Time            // when boot ran
 
 	// Read from any goroutine.
+	version      atomic.Uint64                 // atomic: the content version, written by the zone
+	name         atomic.Pointer[string]        // atomic: the zone's display name, written by the zone
 	roster       atomic.Pointer[[]RosterEntry] // atomic: written by the zone
 	pop          atomic.Int32                  // atomic: players held, link-dead included
 	faults       atomic.Uint64                 // atomic: recovered panics
@@ -180,6 +185,8 @@ type Options struct {
 	// Metrics are the world's zone series; nil counts into series no one
 	// reads.
 	Metrics *Metrics
+	// Version is the content version set belongs to (Snapshot.Version).
+	Version uint64
 }
 
 // New builds a zone for proto but does not start it; call Run.
@@ -223,6 +230,8 @@ func New(proto *content.Zone, set *content.Set, shard Shard, cfg Config, opt Opt
 		met:     opt.Metrics.meters(proto.ID),
 	}
 	z.pulses.fault = func(v any) { z.fault(faultPulse, v) }
+	z.version.Store(opt.Version)
+	z.name.Store(&proto.Name)
 	empty := []RosterEntry{}
 	z.roster.Store(&empty)
 	for _, rp := range proto.Rooms {
@@ -239,7 +248,7 @@ func (z *Zone) ID() string { return z.id }
 func (z *Zone) Template() string { return z.template }
 
 // Name is the zone's display name.
-func (z *Zone) Name() string { return z.proto.Name }
+func (z *Zone) Name() string { return *z.name.Load() }
 
 // Dead is closed when the zone has stopped.
 func (z *Zone) Dead() <-chan struct{} { return z.dead }
@@ -415,6 +424,7 @@ const (
 // message, which keeps causal order.
 func (z *Zone) batch(first msg) {
 	start := time.Now()
+	z.catchUp()
 	n := z.drainMail()
 	if first != nil {
 		z.handle(first)
@@ -489,6 +499,7 @@ func (z *Zone) drainMail() int {
 func (z *Zone) tick() {
 	z.tellNews()
 	z.owner.check()
+	z.catchUp()
 	z.scriptPulse()
 	z.pulses.tick()
 	z.tasks.runDue(z.pulses.now, z.fireTask)
@@ -546,6 +557,10 @@ func (z *Zone) handle(m msg) {
 		z.handleSaved(m)
 	case rolesMsg:
 		z.handleRoles(m)
+	case reloadMsg:
+		z.catchUp()
+	case buildersMsg:
+		z.handleBuilders(m)
 	case heartbeatMsg:
 		if m.gen != 0 {
 			z.gen = m.gen
@@ -667,11 +682,19 @@ func (z *Zone) boot() {
 	z.resetZone(true)
 	z.greetBorderDoors()
 	z.startCheckpoints()
-	if z.proto.ResetSecs > 0 {
-		z.pulses.every(uint64(z.proto.ResetSecs)*uint64(time.Second/PulseInterval), func() { z.resetZone(false) })
-	}
+	z.scheduleResets()
 	if z.cfg.IdleMins > 0 {
 		z.pulses.every(uint64(time.Minute/PulseInterval), z.idleSweep)
+	}
+}
+
+// scheduleResets runs the zone's resets every reset_secs (never for 0),
+// replacing the schedule a reload found.
+func (z *Zone) scheduleResets() {
+	z.resetTimer.cancel()
+	z.resetEvery = z.proto.ResetSecs
+	if z.resetEvery > 0 {
+		z.resetTimer = z.pulses.every(uint64(z.resetEvery)*uint64(time.Second/PulseInterval), func() { z.resetZone(false) })
 	}
 }
 

@@ -124,7 +124,7 @@ func TestStart_AreasDirNotAFolder(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "exists but is not a folder") {
 		t.Fatalf("got %v, want areas_dir refused", err)
 	}
-	if _, _, err := server.LoadContent(cfg, os.DirFS(filepath.Join(servertest.Root(), "areas")), nil); err == nil {
-		t.Fatal("LoadContent (zonemud check) accepted it")
+	if _, err := server.FindAreas(cfg, os.DirFS(filepath.Join(servertest.Root(), "areas")), nil); err == nil {
+		t.Fatal("FindAreas (zonemud check) accepted it")
 	}
 }

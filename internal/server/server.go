@@ -76,33 +76,41 @@ type Server struct {
 	once sync.Once
 }
 
-// LoadContent reads the areas folder named in the config, or the fallback
+// Areas is where the content comes from.
+type Areas struct {
+	FS fs.FS
+	// Dir is the folder on disk; "" for the built-in starter world,
+	// which has no files to edit, watch or reload.
+	Dir string
+	// From names it for logs and messages: the folder, or "built-in".
+	From string
+}
+
+// FindAreas picks the areas folder named in the config, or the fallback
 // when that folder does not exist and no config file named it.
-func LoadContent(cfg *config.Config, fallback fs.FS, log *slog.Logger) (*content.Set, string, error) {
+func FindAreas(cfg *config.Config, fallback fs.FS, log *slog.Logger) (Areas, error) {
 	dir := cfg.Server.AreasDir
 	fi, err := os.Stat(dir)
 	switch {
 	case err == nil && fi.IsDir():
-		set, err := content.Load(os.DirFS(dir))
-		return set, dir, err
+		return Areas{FS: os.DirFS(dir), Dir: dir, From: dir}, nil
 	case err == nil:
-		return nil, dir, fmt.Errorf("server: areas_dir %s exists but is not a folder", dir)
+		return Areas{}, fmt.Errorf("server: areas_dir %s exists but is not a folder", dir)
 	case !errors.Is(err, fs.ErrNotExist):
-		return nil, dir, fmt.Errorf("server: areas_dir: %w", err)
+		return Areas{}, fmt.Errorf("server: areas_dir: %w", err)
 	}
 	if fallback == nil {
-		return nil, dir, fmt.Errorf("server: areas folder %s does not exist", dir)
+		return Areas{}, fmt.Errorf("server: areas folder %s does not exist", dir)
 	}
 	if cfg.AreasDirSet {
 		// The admin named this folder: serving the built-in world instead
 		// would hide the mistake.
-		return nil, dir, fmt.Errorf("server: areas_dir %s, named in %s, does not exist", dir, cfg.File)
+		return Areas{}, fmt.Errorf("server: areas_dir %s, named in %s, does not exist", dir, cfg.File)
 	}
 	if log != nil {
 		log.Info("server: no areas folder; serving the built-in starter world (run `zonemud init` to get editable files)", "areas_dir", dir)
 	}
-	set, err := content.Load(fallback)
-	return set, "built-in", err
+	return Areas{FS: fallback, From: "built-in"}, nil
 }
 
 // Start opens the store, loads content, starts the world and begins
@@ -123,11 +131,15 @@ func Start(cfg *config.Config, opt Options) (srv *Server, err error) {
 			s.abort()
 		}
 	}()
-	set, from, err := LoadContent(cfg, opt.Areas, lg)
+	areas, err := FindAreas(cfg, opt.Areas, lg)
 	if err != nil {
 		return nil, err
 	}
-	lg.Info("server: content loaded", "from", from, "zones", len(set.Zones), "rooms", len(set.Rooms), "mobs", len(set.Mobs), "items", len(set.Items))
+	set, err := content.Load(areas.FS)
+	if err != nil {
+		return nil, err
+	}
+	lg.Info("server: content loaded", "from", areas.From, "zones", len(set.Zones), "rooms", len(set.Rooms), "mobs", len(set.Mobs), "items", len(set.Items))
 	// Every address is bound before anything is written: a port in use
 	// stops start-up before the store is touched.
 	if err := s.listen(); err != nil {
@@ -154,6 +166,9 @@ func Start(cfg *config.Config, opt Options) (srv *Server, err error) {
 	wcfg := cfg.World
 	wcfg.Lua = cfg.Lua
 	wcfg.BackupDir = backups
+	if areas.Dir != "" {
+		wcfg.Areas, wcfg.AreasDir = areas.FS, areas.Dir
+	}
 	zcfg := cfg.Zone
 	if s.sshL != nil {
 		_, zcfg.SSHPort, _ = net.SplitHostPort(s.sshL.Addr().String())

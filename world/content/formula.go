@@ -3,6 +3,7 @@ package content
 import (
 	"errors"
 	"fmt"
+	"sort"
 	"strconv"
 	"strings"
 )
@@ -118,6 +119,7 @@ func ParseFormula(src string, known []string) (*Formula, error) {
 	for v := range p.seen {
 		f.vars = append(f.vars, v)
 	}
+	sort.Strings(f.vars) // two loads of one text give equal formulas
 	return f, nil
 }
 

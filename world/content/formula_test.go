@@ -82,10 +82,10 @@ apply = "nothing"
 `)}
 	_, err := Load(fsys)
 	assertProblems(t, err,
-		"game.toml: character.max_hp: formula \"100 / (level - 5)\": divides by zero",
-		"game.toml: combat.soak: formula",
-		"game.toml: affects[0].pulses: 0 is out of range 1 to 100000: every affect must expire",
-		"game.toml: affects[1].stacking",
-		"game.toml: abilities[0].apply: no affect \"nothing\"",
+		"game.toml:6: character.max_hp: formula \"100 / (level - 5)\": divides by zero",
+		"game.toml:8: combat.soak: formula",
+		"game.toml:11: affects[0].pulses: 0 is out of range 1 to 100000: every affect must expire",
+		"game.toml:15: affects[1].stacking",
+		"game.toml:18: abilities[0].apply: no affect \"nothing\"",
 	)
 }

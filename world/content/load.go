@@ -6,7 +6,9 @@ import (
 	"hash/fnv"
 	"io/fs"
 	"path"
+	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -31,18 +33,31 @@ const (
 	maxLevel      = 1000
 )
 
-// Problem is one thing wrong in the content, located by file and key path.
+// Problem is one thing wrong in the content, located by file, line and key
+// path.
 type Problem struct {
 	File string // relative to the areas root
+	Line int    // 1-based line in File; 0 when unknown
 	Key  string // TOML key path, such as rooms.square.exits.north
 	Msg  string
 }
 
+// String is the problem as editors and CI read it:
+// file:line: key: message, the line and the key when known.
 func (p Problem) String() string {
-	if p.Key == "" {
-		return p.File + ": " + p.Msg
+	var b strings.Builder
+	b.WriteString(p.File)
+	if p.Line > 0 {
+		b.WriteByte(':')
+		b.WriteString(strconv.Itoa(p.Line))
 	}
-	return p.File + ": " + p.Key + ": " + p.Msg
+	b.WriteString(": ")
+	if p.Key != "" {
+		b.WriteString(p.Key)
+		b.WriteString(": ")
+	}
+	b.WriteString(p.Msg)
+	return b.String()
 }
 
 // Problems is every problem a load found. It is the error Load returns.
@@ -64,8 +79,13 @@ var ErrNoZones = errors.New("content: no zone files found")
 // Load reads and validates every area file under root and returns the
 // content set. If anything is wrong it returns a Problems error that lists
 // every problem found, not just the first, and no Set.
+//
+// Each file is read once, and only a regular file of at most 4 MiB is read
+// at all: what a load sees of a file is what it read at that moment, and a
+// huge file, a named pipe or a symlink loop is a problem with that file,
+// not a stall or an exhausted memory.
 func Load(root fs.FS) (*Set, error) {
-	l := &loader{root: root, set: &Set{
+	l := &loader{root: newSnapFS(root), lines: map[string]lineIndex{}, set: &Set{
 		Zones: map[string]*Zone{},
 		Rooms: map[string]*Room{},
 		Mobs:  map[string]*Mob{},
@@ -77,6 +97,7 @@ func Load(root fs.FS) (*Set, error) {
 
 type loader struct {
 	root  fs.FS
+	lines map[string]lineIndex // by file, built when a problem or a prototype needs a line
 	set   *Set
 	probs Problems
 	files map[string]*zoneFile // by file name
@@ -87,7 +108,21 @@ type loader struct {
 }
 
 func (l *loader) problem(file, key, format string, args ...any) {
-	l.probs = append(l.probs, Problem{File: file, Key: key, Msg: fmt.Sprintf(format, args...)})
+	l.probs = append(l.probs, Problem{File: file, Line: l.line(file, key), Key: key, Msg: fmt.Sprintf(format, args...)})
+}
+
+// line is the line key is written on in file (or its nearest parent's);
+// 0 when the file does not read.
+func (l *loader) line(file, key string) int {
+	idx, ok := l.lines[file]
+	if !ok {
+		data, err := fs.ReadFile(l.root, file)
+		if err == nil && utf8.Valid(data) {
+			idx = scanLines(string(data))
+		}
+		l.lines[file] = idx
+	}
+	return idx.line(key)
 }
 
 func (l *loader) load() (*Set, error) {
@@ -172,24 +207,20 @@ func (l *loader) load() (*Set, error) {
 func (l *loader) decode(name string, v any) bool {
 	data, err := fs.ReadFile(l.root, name)
 	if err != nil {
-		l.problem(name, "", "cannot read: %v", err)
-		return false
-	}
-	if len(data) > maxFileBytes {
-		l.problem(name, "", "file is %d bytes; the limit is %d", len(data), maxFileBytes)
+		l.problem(name, "", "%v", readProblem(err))
 		return false
 	}
 	if !utf8.Valid(data) {
-		l.problem(name, "", "file is not valid UTF-8")
+		l.probs = append(l.probs, Problem{File: name, Line: badUTF8Line(data), Msg: "file is not valid UTF-8; save it as UTF-8"})
 		return false
 	}
 	md, err := toml.Decode(string(data), v)
 	if err != nil {
 		var pe toml.ParseError
 		if errors.As(err, &pe) {
-			l.problem(name, pe.LastKey, "line %d: %s", pe.Position.Line, pe.Message)
+			l.probs = append(l.probs, Problem{File: name, Line: pe.Position.Line, Key: pe.LastKey, Msg: pe.Message})
 		} else {
-			l.problem(name, "", "%v", err)
+			l.probs = append(l.probs, typeProblem(name, err))
 		}
 		return false
 	}
@@ -197,6 +228,21 @@ func (l *loader) decode(name string, v any) bool {
 		l.problem(name, k.String(), "unknown key")
 	}
 	return true
+}
+
+// typeErr matches the text of BurntSushi/toml's type errors, which are not
+// ParseErrors: "toml: line 3 (last key "zone.reset_secs"): incompatible
+// types: ...".
+var typeErr = regexp.MustCompile(`^toml: (?:line (\d+) )?\(last key "([^"]*)"\): (.*)$`)
+
+// typeProblem turns a decode error into a problem with its line and key.
+func typeProblem(file string, err error) Problem {
+	m := typeErr.FindStringSubmatch(err.Error())
+	if m == nil {
+		return Problem{File: file, Msg: strings.TrimPrefix(err.Error(), "toml: ")}
+	}
+	line, _ := strconv.Atoi(m[1])
+	return Problem{File: file, Line: line, Key: m[2], Msg: m[3]}
 }
 
 func (l *loader) declareZone(file string, zf *zoneFile) {
@@ -216,7 +262,7 @@ func (l *loader) declareZone(file string, zf *zoneFile) {
 	z := &Zone{
 		ID: id, Name: h.Name, Description: h.Description, Credits: h.Credits,
 		Builders: h.Builders, ResetSecs: h.ResetSecs, Instanceable: h.Instanceable,
-		Levels: h.Levels, File: file,
+		Levels: h.Levels, File: file, Line: l.line(file, "zone"),
 	}
 	l.set.Zones[id] = z
 	l.text(file, "zone.name", h.Name, maxShortBytes, true)
@@ -237,7 +283,7 @@ func (l *loader) declareZone(file string, zf *zoneFile) {
 			l.problem(file, key, "%q is not a valid room name (a-z, 0-9 and _)", local)
 			continue
 		}
-		r := &Room{Ref: id + ":room:" + local, Zone: id, Local: local}
+		r := &Room{Ref: id + ":room:" + local, Zone: id, Local: local, Line: l.line(file, key)}
 		l.set.Rooms[r.Ref] = r
 		z.Rooms = append(z.Rooms, r)
 	}
@@ -247,7 +293,7 @@ func (l *loader) declareZone(file string, zf *zoneFile) {
 			l.problem(file, key, "%q is not a valid mob name (a-z, 0-9 and _)", local)
 			continue
 		}
-		m := &Mob{Ref: id + ":mob:" + local, Zone: id, Local: local}
+		m := &Mob{Ref: id + ":mob:" + local, Zone: id, Local: local, Line: l.line(file, key)}
 		l.set.Mobs[m.Ref] = m
 		z.Mobs = append(z.Mobs, m)
 	}
@@ -257,7 +303,7 @@ func (l *loader) declareZone(file string, zf *zoneFile) {
 			l.problem(file, key, "%q is not a valid item name (a-z, 0-9 and _)", local)
 			continue
 		}
-		it := &Item{Ref: id + ":item:" + local, Zone: id, Local: local}
+		it := &Item{Ref: id + ":item:" + local, Zone: id, Local: local, Line: l.line(file, key)}
 		l.set.Items[it.Ref] = it
 		z.Items = append(z.Items, it)
 	}
@@ -548,7 +594,7 @@ func (l *loader) linkItem(file string, z *Zone, it *Item, s itemSpec) {
 
 func (l *loader) linkReset(file string, z *Zone, i int, s resetSpec) {
 	key := fmt.Sprintf("resets[%d]", i)
-	rs := &Reset{Key: key, Max: s.Max}
+	rs := &Reset{Key: key, Max: s.Max, Line: l.line(file, key)}
 	n := 0
 	for _, v := range []string{s.Mob, s.Item, s.Door} {
 		if v != "" {
@@ -741,11 +787,11 @@ func (l *loader) script(file, key, src, srcFile string) *Script {
 		}
 		data, err := fs.ReadFile(l.root, p)
 		if err != nil {
-			l.problem(file, key+".script_file", "cannot read %s: %v", p, err)
+			l.problem(file, key+".script_file", "%s: %s", p, readProblem(err))
 			return nil
 		}
-		if len(data) > maxFileBytes || !utf8.Valid(data) {
-			l.problem(file, key+".script_file", "%s is too large or not UTF-8", p)
+		if !utf8.Valid(data) {
+			l.problem(file, key+".script_file", "%s is not valid UTF-8 (line %d); save it as UTF-8", p, badUTF8Line(data))
 			return nil
 		}
 		return &Script{Source: string(data), File: p, Key: key + ".script_file", Line: 1}

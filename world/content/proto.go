@@ -33,6 +33,7 @@ type Zone struct {
 	Instanceable bool
 	Levels       [2]int
 	File         string  // the file it came from, relative to the areas root
+	Line         int     // the line of its [zone] table in File (0: not written)
 	Rooms        []*Room // sorted by ref
 	Mobs         []*Mob  // sorted by ref
 	Items        []*Item // sorted by ref
@@ -42,6 +43,7 @@ type Zone struct {
 // Room is a room prototype.
 type Room struct {
 	Ref, Zone, Local string
+	Line             int // where it is written in its zone's file
 	Num              int // stable across restarts, unique in the set
 	Name             string
 	Description      string
@@ -82,6 +84,7 @@ type Extra struct {
 // Mob is a mobile prototype.
 type Mob struct {
 	Ref, Zone, Local string
+	Line             int // where it is written in its zone's file
 	Keywords         []string
 	Short            string
 	Long             string
@@ -127,6 +130,7 @@ var itemTypes = []ItemType{ItemOther, ItemWeapon, ItemArmor, ItemContainer, Item
 // Item is an item prototype.
 type Item struct {
 	Ref, Zone, Local string
+	Line             int // where it is written in its zone's file
 	Keywords         []string
 	Short            string
 	Long             string
@@ -174,6 +178,7 @@ type Reset struct {
 	Door     Dir
 	State    string // door: open, closed or locked
 	Key      string // where it was written, for messages: "resets[3]"
+	Line     int    // the line it starts on in its zone's file
 }
 
 // Script is Lua source attached to a room, mob or item.

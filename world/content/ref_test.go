@@ -63,7 +63,7 @@ exits = { north = "town:room:sq#uare" }
 `)}
 	_, err := Load(fsys)
 	assertProblems(t, err,
-		"bad.toml: zone.id",
+		"bad.toml:3: zone.id",
 		`worse.toml: rooms.b#2`,
 	)
 }
