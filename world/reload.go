@@ -10,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	"zonemud/internal/logev"
 	"zonemud/script"
 	"zonemud/world/content"
 	"zonemud/zone"
@@ -221,7 +222,7 @@ func (w *World) apply(ctx context.Context, snap *zone.Snapshot, rep *zone.Reload
 			err = w.hostBuilt(h)
 		}
 		if err != nil {
-			w.log.Error("world: reload: a new zone could not be hosted", "zone", id, "err", err)
+			w.log.Error("world: reload: a new zone could not be hosted", logev.ID(4504), logev.Zone(id), "err", err)
 			rep.Changes = append(rep.Changes, fmt.Sprintf("%s: could not be hosted: %v", id, err))
 		}
 	}
@@ -313,7 +314,7 @@ func (w *World) unhostRetired(ctx context.Context, rep *zone.ReloadReport) {
 			}
 		}
 		if err != nil {
-			w.log.Warn("world: reload: a zone the content no longer has is still hosted; the next reload tries again", "zone", z.ID(), "err", err)
+			w.log.Warn("world: reload: a zone the content no longer has is still hosted; the next reload tries again", logev.ID(4505), logev.Zone(z.ID()), "err", err)
 			rep.Changes = append(rep.Changes, fmt.Sprintf("%s: still hosted (%v); the next reload tries again", z.ID(), err))
 			continue
 		}
@@ -382,12 +383,12 @@ func (w *World) finishReload(rep zone.ReloadReport, asks []reloadAsk) {
 	switch {
 	case rep.Refused():
 		for _, p := range rep.Problems {
-			w.log.Warn("world: reload refused; the running content is kept", "problem", p.String(), "trigger", rep.Trigger)
+			w.log.Warn("world: reload refused; the running content is kept", logev.ID(4501), "problem", p.String(), "trigger", rep.Trigger)
 		}
 	case rep.Unchanged:
-		w.log.Info("world: reload: nothing changed", "trigger", rep.Trigger, "version", rep.Version)
+		w.log.Info("world: reload: nothing changed", logev.ID(4503), "trigger", rep.Trigger, "version", rep.Version)
 	default:
-		w.log.Info("world: reload applied", "trigger", rep.Trigger, "version", rep.Version, "changes", strings.Join(rep.Changes, "; "),
+		w.log.Info("world: reload applied", logev.ID(4502), "trigger", rep.Trigger, "version", rep.Version, "changes", strings.Join(rep.Changes, "; "),
 			"loaded", rep.Loaded, "applied", rep.Applied, "longest_pause", rep.LongestPause, "late", strings.Join(rep.Late, ","))
 	}
 	for _, a := range asks {

@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/fsnotify/fsnotify"
+
+	"zonemud/internal/logev"
 )
 
 // The watcher asks for a reload when files under the areas folder change.
@@ -41,16 +43,16 @@ type watcher struct {
 func (w *World) startWatch(dir string) *watcher {
 	fw, err := fsnotify.NewWatcher()
 	if err != nil {
-		w.log.Warn("world: cannot watch the areas folder; builders apply edits with the reload command", "dir", dir, "err", err)
+		w.log.Warn("world: cannot watch the areas folder; builders apply edits with the reload command", logev.ID(4506), "dir", dir, "err", err)
 		return nil
 	}
 	wt := &watcher{fw: fw, dir: dir}
 	if err := wt.addTree(dir); err != nil {
 		fw.Close()
-		w.log.Warn("world: cannot watch the areas folder; builders apply edits with the reload command", "dir", dir, "err", err)
+		w.log.Warn("world: cannot watch the areas folder; builders apply edits with the reload command", logev.ID(4506), "dir", dir, "err", err)
 		return nil
 	}
-	w.log.Info("world: watching the areas folder; saved edits are applied as they land", "dir", dir)
+	w.log.Info("world: watching the areas folder; saved edits are applied as they land", logev.ID(4507), "dir", dir)
 	return wt
 }
 
@@ -112,7 +114,7 @@ func (w *World) runWatch(ctx context.Context, wt *watcher) {
 			}
 			// An overflowing queue loses events; a reload reads
 			// everything, so one reload makes up for them.
-			w.log.Warn("world: watching the areas folder", "err", err)
+			w.log.Warn("world: watching the areas folder: events may be lost; reloading everything", logev.ID(4508), "err", err)
 			changed()
 		case <-timer.C:
 			first = time.Time{}
