@@ -96,6 +96,7 @@ var cmdTable = []command{
 	{name: "abilities", fn: (*Zone).cmdAbilities, usage: "abilities\n  List your abilities. Use one by name: strike rat, heal, bless aria."},
 	{name: "pvp", fn: (*Zone).cmdPvP, usage: "pvp\n  Agree, or stop agreeing, to fights with other players who agree too."},
 	{name: "quit", fn: (*Zone).cmdQuit, exact: true, usage: "quit\n  Leave the world. Your character is saved where it stands."},
+	{name: "reload", fn: (*Zone).cmdReload, exact: true, role: roleBuilder, usage: reloadUsage},
 	{name: "advance", fn: (*Zone).cmdAdvance, exact: true, role: roleAdmin, usage: "advance <player> <level>\n  Set a player's level (in this zone). (admin)"},
 	{name: "grant", fn: (*Zone).cmdGrant, exact: true, role: roleAdmin, usage: grantUsage},
 	{name: "revoke", fn: (*Zone).cmdRevoke, exact: true, role: roleAdmin, usage: grantUsage},

@@ -563,10 +563,15 @@ func (z *Zone) cmdSave(c *Char, args string) {
 }
 
 const areasUsage = `areas
-  List the parts of the world and the levels each suits.`
+  List the parts of the world and the levels each suits. A builder sees
+  each zone's file and what it declares, and the last reload.`
 
 // cmdAreas lists the zones a player can walk into.
 func (z *Zone) cmdAreas(c *Char, args string) {
+	if c.role() >= roleBuilder {
+		z.areasBuilder(c)
+		return
+	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "{W}The parts of %s{x}\n", z.set.Game.Name)
 	for _, id := range z.set.ZoneOrder {

@@ -365,8 +365,11 @@ func (z *Zone) tellBuilders(text string) {
 	}
 }
 
-func (z *Zone) isBuilder(name string) bool {
-	for _, b := range z.proto.Builders {
+func (z *Zone) isBuilder(name string) bool { return namedBuilder(z.proto.Builders, name) }
+
+// namedBuilder reports whether a zone file's builders name the player.
+func namedBuilder(builders []string, name string) bool {
+	for _, b := range builders {
 		if strings.EqualFold(b, name) {
 			return true
 		}

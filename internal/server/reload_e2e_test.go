@@ -2,6 +2,7 @@ package server_test
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -141,5 +142,66 @@ func TestReload_EditorScratchFilesIgnored(t *testing.T) {
 	rep := waitReport(t, srv, seq)
 	if rep.Refused() || !rep.Unchanged {
 		t.Fatalf("after scratch files and a comment: %s; want a reload that found nothing changed", rep.Text())
+	}
+}
+
+// builderAndPlayer logs in an admin who grants a builder, the builder, and
+// a player with no role.
+func builderAndPlayer(t *testing.T, srv *server.Server) (builder, player *servertest.Client) {
+	t.Helper()
+	boss := servertest.Dial(t, srv.TelnetAddr())
+	boss.Create("Boss", "boss-pass")
+	builder = servertest.Dial(t, srv.TelnetAddr())
+	builder.Create("Maker", "maker-pass")
+	boss.DoExpect("grant maker builder", "Maker is now a builder of every zone.")
+	builder.Expect("You are now a builder.")
+	boss.Quit()
+	player = servertest.Dial(t, srv.TelnetAddr())
+	player.Create("Walker", "walker-pass")
+	return builder, player
+}
+
+// A save with a syntax error changes nothing: the builder online is told
+// the file and the line, the player plays on in the world as it was (and
+// is told nothing), and the save that fixes it applies.
+func TestReload_SyntaxErrorToldToBuilderWorldKeepsRunning(t *testing.T) {
+	srv, dir := reloadWorld(t, "Boss")
+	builder, player := builderAndPlayer(t, srv)
+	seq := lastSeq(srv)
+	good, err := os.ReadFile(filepath.Join(dir, "emberfall.toml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	broken := strings.Replace(string(good), "You stand in the heart of Emberfall", "A square half rewritten", 1)
+	broken = strings.Replace(broken, `exits = { north = "north_street"`, `exits = {{ north = "north_street"`, 1)
+	line := strings.Count(broken[:strings.Index(broken, "exits = {{")], "\n") + 1
+	write(t, dir, "emberfall.toml", false, broken)
+	rep := waitReport(t, srv, seq)
+	for !rep.Refused() { // a save seen half written is refused too; wait for this one
+		rep = waitReport(t, srv, rep.Seq)
+	}
+	want := fmt.Sprintf("emberfall.toml:%d: ", line)
+	if len(rep.Problems) != 1 || !strings.HasPrefix(rep.Problems[0].String(), want) {
+		t.Fatalf("problems: %v; want one at %s", rep.Problems, want)
+	}
+	builder.Expect("Reload refused")
+	builder.Expect(want)
+
+	player.DoExpect("look", "You stand in the heart of Emberfall")
+	player.DoExpect("north", "Temple Street")
+	player.DoExpect("south", "Emberfall Square")
+	player.DoExpect("reload", "Huh?")
+
+	seq = rep.Seq
+	write(t, dir, "emberfall.toml", true, strings.Replace(broken, "exits = {{", "exits = {", 1))
+	rep = waitApplied(t, srv, seq)
+	builder.Expect("Reload applied")
+	player.DoExpect("look", "A square half rewritten")
+
+	// Typed, it reports a reload with nothing to change.
+	builder.DoExpect("reload", "nothing in the files has changed")
+	builder.DoExpect("areas", "emberfall.toml")
+	if got := string(player.Raw()); strings.Contains(got, "Reload refused") || strings.Contains(got, "Reload applied") {
+		t.Errorf("a player with no role was told of reloads: %q", got)
 	}
 }
