@@ -226,17 +226,15 @@ func (w *World) apply(ctx context.Context, snap *zone.Snapshot, rep *zone.Reload
 			rep.Changes = append(rep.Changes, fmt.Sprintf("%s: could not be hosted: %v", id, err))
 		}
 	}
-	w.routeMu.Lock()
-	w.snap.Store(snap)
-	w.startZone = snap.Set.Rooms[snap.Set.Game.StartRoom].Zone
-	w.routeMu.Unlock()
-	rep.Version = snap.Version
-
+	// The zones to wait for are known before the swap, so none can
+	// reconcile before the world listens for it. A zone hosted above was
+	// built from snap and has nothing to catch up.
 	a := &applying{version: snap.Version, waiting: map[*zone.Zone]bool{}, done: make(chan struct{})}
-	zones := w.Zones()
-	for _, z := range zones {
+	var notify []*zone.Zone
+	for _, z := range w.Zones() {
 		if !zone.IsInstanceID(z.ID()) && z.Version() < snap.Version {
 			a.waiting[z] = true
+			notify = append(notify, z)
 		}
 	}
 	if len(a.waiting) == 0 {
@@ -245,11 +243,14 @@ func (w *World) apply(ctx context.Context, snap *zone.Snapshot, rep *zone.Reload
 	w.rl.mu.Lock()
 	w.rl.apply = a
 	w.rl.mu.Unlock()
+	w.routeMu.Lock()
+	w.snap.Store(snap)
+	w.startZone = snap.Set.Rooms[snap.Set.Game.StartRoom].Zone
+	w.routeMu.Unlock()
+	rep.Version = snap.Version
 	swapped := time.Now()
-	for _, z := range zones {
-		if a.waiting[z] {
-			z.Reload() // a dropped notice is caught up at the zone's next pulse
-		}
+	for _, z := range notify {
+		z.Reload() // a dropped notice is caught up at the zone's next pulse
 	}
 	t := time.NewTimer(reloadApplyBound)
 	defer t.Stop()

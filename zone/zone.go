@@ -71,11 +71,11 @@ func (c Config) Validate() error {
 // Zone is the actor. Its exported methods are safe from any goroutine; they
 // only post. Everything else is owned by the goroutine running Run.
 type Zone struct {
-	id       string // immutable after New: which actor this is
-	template string // immutable after New: whose content it runs
-	shard    Shard  // immutable after New
-	cfg      Config        // immutable after New
-	log      *slog.Logger  // immutable after New
+	id       string       // immutable after New: which actor this is
+	template string       // immutable after New: whose content it runs
+	shard    Shard        // immutable after New
+	cfg      Config       // immutable after New
+	log      *slog.Logger // immutable after New
 
 	inbox chan msg // sessions post here; may block while the zone lives
 	// mail is zone-to-zone and world traffic. A push never blocks, so two
