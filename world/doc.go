@@ -7,11 +7,62 @@
 // ids, runs the saver goroutine that alone writes game state to the store,
 // and drains the world at shutdown.
 //
-// Goroutines: one per zone (zone.Run), the saver, and whatever the gate
-// calls in from (session goroutines call Enter and the account methods;
-// those may block on the store, never on a zone). Zone goroutines call the
+// # Hosting and the directory
+//
+// Zones are hosted and unhosted at runtime (Host, Unhost) through a
+// Directory: the record of which zone ids are hosted, by whom, under which
+// lease, and which templates have copies running (claims).
+// NewLocalDirectory keeps it in memory for one process; dirtest is the
+// contract any other implementation (Redis, etcd) must pass. A permanent
+// zone holds a lease whose generation only grows; every save batch it
+// writes carries that generation, and the store refuses a batch from a
+// generation that was released or superseded. The lease keeper renews the
+// leases of zones whose goroutine answers a heartbeat: a wedged zone loses
+// its lease, is reported, and its saves are refused until it answers again
+// under a new lease. Instances (copies of an instanceable template) are
+// hosted unleased.
+//
+// # Routing
+//
+// The residency index is the one owner of "where is this player". Enter
+// returns a Route; the gate posts every line through it, and the route
+// looks the character's zone up in the index each time (without
+// allocating). A zone knows a session only as an output sink. A line or a
+// drop that reaches a zone after its character walked on is passed on by
+// that zone through the index (Where), behind the handoff in the next
+// zone's mailbox. A walk is one Moving call: the handoff is pushed onto the
+// destination's mailbox and the index updated under the same locks.
+//
+// # Locks, in the order they are taken
+//
+//  1. World.routeMu, the routing lock (a RWMutex). Held shared by every
+//     change of the zone a character is routed to (Enter placing it,
+//     Moving), exclusively by Host and Unhost, which also guard the hosted
+//     zone table with it. Unhost re-checks quiescence under it: a zone's
+//     count of residents routed to it only grows under the shared lock.
+//  2. residentShard.mu, one per shard of the residency index.
+//  3. Leaves, taken last and holding nothing else: a zone's mailbox (a
+//     zone's Arrive, Wake and Deliver push onto it), the saver's queue, the
+//     goroutine tracker, and the directory's own lock.
+//
+// host.mu (one zone's lease state) is taken without 1 or 2 held, and only
+// leaves inside it. No callback and no method of a session (gate code) runs
+// under routeMu or a residency shard lock: Enter and HandBack close
+// sessions after letting their locks go.
+//
+// # Goroutines
+//
+// Every goroutine the world starts goes through one tracker (goroutines.go),
+// labelled for profiles (a zone's with its id and template) and waited for
+// at shutdown: one per hosted zone (zone.Run), the saver, the lease keeper,
+// and a worker per backup or SSH key change. Session goroutines call in
+// through Enter, the Route and the account methods; those may block on the
+// store, never on a zone (a route's post may wait for room in a zone's
+// inbox, bounded by the zone being alive). Zone goroutines call the
 // zone.Shard methods, which never block on disk or on another zone.
 //
-// world imports zone, content and store; it must not import the network
-// packages, which import it.
+// world imports zone, content, script and store; it must not import the
+// network packages, which import it. The gate reaches the game through this
+// package alone: Session, ClientInfo, Account and the colour types are the
+// names it uses.
 package world

@@ -2,11 +2,13 @@ package world
 
 import "errors"
 
-// Errors a login can get from Enter.
+// Errors a login can get from Enter and the account methods.
 var (
-	ErrStopping  = errors.New("world: shutting down")
-	ErrBadRecord = errors.New("world: character record cannot be read")
-	ErrFull      = errors.New("world: full")
+	ErrStopping      = errors.New("world: shutting down")
+	ErrBadRecord     = errors.New("world: character record cannot be read")
+	ErrFull          = errors.New("world: full")
+	ErrNoAccount     = errors.New("world: no such account")
+	ErrAccountExists = errors.New("world: account name taken")
 )
 
 // Errors of hosting and of the directory.

@@ -182,12 +182,12 @@ func TestHost_BadRequestsAreRefused(t *testing.T) {
 func TestUnhost_RefusedWhileSomeoneIsThere(t *testing.T) {
 	w := startedWorld(t, DefaultConfig(), nil)
 	s := &nullSession{}
-	if err := w.Enter("Miner", s); err != nil {
+	rt, err := w.Enter("Miner", s)
+	if err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, func() bool { return s.Zone() != nil })
 	for i := range 3 {
-		s.Zone().Input(s, uint64(i+1), "east")
+		rt.Input(uint64(i+1), "east")
 	}
 	waitFor(t, func() bool { return w.Where("Miner") == w.Zone("ashridge") })
 	if err := w.Unhost(t.Context(), "ashridge"); !errors.Is(err, ErrBusy) {
@@ -196,7 +196,7 @@ func TestUnhost_RefusedWhileSomeoneIsThere(t *testing.T) {
 	if w.Zone("ashridge") == nil || zoneGoroutines(t, "ashridge") != 1 {
 		t.Fatal("a refused unhost stopped the zone")
 	}
-	w.Where("Miner").Input(s, 4, "quit")
+	rt.Input(4, "quit")
 	waitFor(t, func() bool { return w.Where("Miner") == nil })
 	if err := w.Unhost(t.Context(), "ashridge"); err != nil {
 		t.Fatalf("unhost once the zone emptied: %v", err)
@@ -379,12 +379,13 @@ func TestLease_WedgedZoneLosesItsLeaseAndCannotSave(t *testing.T) {
 			return c.Commands
 		}
 		s := &nullSession{}
-		if err := w.Enter("Digger", s); err != nil {
+		rt, err := w.Enter("Digger", s)
+		if err != nil {
 			t.Fatal(err)
 		}
 		z := w.Zone("ashridge")
 		first := leaseGen(w, "ashridge")
-		z.Input(s, 1, "look")
+		rt.Input(1, "look")
 		time.Sleep(2 * time.Second)
 		if got := stored(); got != 1 {
 			t.Fatalf("stored commands %d before the wedge, want 1", got)
@@ -403,7 +404,7 @@ func TestLease_WedgedZoneLosesItsLeaseAndCannotSave(t *testing.T) {
 		}
 
 		refused := w.db.Refused()
-		z.Input(s, 2, "look")
+		rt.Input(2, "look")
 		close(release)
 		time.Sleep(1500 * time.Millisecond) // a checkpoint, before the keeper's next pass
 		if got := stored(); got != 1 {
@@ -421,7 +422,7 @@ func TestLease_WedgedZoneLosesItsLeaseAndCannotSave(t *testing.T) {
 		if got := stored(); got != 2 {
 			t.Fatalf("stored commands %d once the zone leased again, want 2", got)
 		}
-		w.Where("Digger").Input(s, 3, "quit")
+		rt.Input(3, "quit")
 		synctest.Wait()
 	})
 }

@@ -14,7 +14,6 @@ import (
 )
 
 type nullSession struct {
-	z   atomic.Pointer[zone.Zone]
 	mu  sync.Mutex
 	out strings.Builder
 }
@@ -27,8 +26,6 @@ func (s *nullSession) Write(p []byte, b bool) bool {
 	return true
 }
 func (s *nullSession) Close(string)            {}
-func (s *nullSession) SetZone(z *zone.Zone)    { s.z.Store(z) }
-func (s *nullSession) Zone() *zone.Zone        { return s.z.Load() }
 func (s *nullSession) Width() int              { return 80 }
 func (s *nullSession) GMCP(string, any)        {}
 func (s *nullSession) Closed() bool            { return false }
@@ -105,13 +102,12 @@ func saveAll(t *testing.T, w *World) {
 func TestSaver_WriteErrorIsRetried(t *testing.T) {
 	w, disk := failingDiskWorld(t, 5*time.Second)
 	s := &nullSession{}
-	if err := w.Enter("Disky", s); err != nil {
+	rt, err := w.Enter("Disky", s)
+	if err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, func() bool { return s.Zone() != nil })
-	z := s.Zone()
 	s.forget()
-	z.Input(s, 1, "west")
+	rt.Input(1, "west")
 	waitFor(t, func() bool { return s.saw("Market Row") })
 	saveAll(t, w)
 	if c, err := w.db.Character("Disky"); err != nil || c.Place.Room != "emberfall:room:market" {
@@ -119,8 +115,8 @@ func TestSaver_WriteErrorIsRetried(t *testing.T) {
 	}
 	disk.failing.Store(true)
 	s.forget()
-	z.Input(s, 2, "east")
-	z.Input(s, 3, "north")
+	rt.Input(2, "east")
+	rt.Input(3, "north")
 	waitFor(t, func() bool { return s.saw("Temple Street") })
 	saveAll(t, w)
 	if disk.refused.Load() == 0 {
@@ -131,7 +127,7 @@ func TestSaver_WriteErrorIsRetried(t *testing.T) {
 		t.Fatalf("during the fault the stored state changed or was lost: %+v, %v", c, err)
 	}
 	// The zone still answers.
-	z.Input(s, 4, "say still here")
+	rt.Input(4, "say still here")
 	waitFor(t, func() bool { return s.saw("still here") })
 	disk.failing.Store(false)
 	saveAll(t, w)
@@ -172,23 +168,22 @@ func TestSaver_LeaverOnAFailingDiskIsNotLost(t *testing.T) {
 	}
 	play := func(name string) {
 		s := &nullSession{}
-		if err := w.Enter(name, s); err != nil {
+		rt, err := w.Enter(name, s)
+		if err != nil {
 			t.Fatal(err)
 		}
-		waitFor(t, func() bool { return s.Zone() != nil })
 		s.forget()
-		s.Zone().Input(s, 1, "west")
+		rt.Input(1, "west")
 		waitFor(t, func() bool { return s.saw("Market Row") })
 		saveAll(t, w)
 		if !stored(name, "emberfall:room:market", "") {
 			t.Fatalf("%s not saved in the market", name)
 		}
 		failing.Store(true)
-		z := s.Zone()
-		z.Input(s, 2, "east")
-		z.Input(s, 3, "south")
-		z.Input(s, 4, "get lantern")
-		z.Input(s, 5, "quit")
+		rt.Input(2, "east")
+		rt.Input(3, "south")
+		rt.Input(4, "get lantern")
+		rt.Input(5, "quit")
 		waitFor(t, func() bool { return w.Where(name) == nil })
 		w.Flush()
 	}
@@ -196,14 +191,14 @@ func TestSaver_LeaverOnAFailingDiskIsNotLost(t *testing.T) {
 	// Back in while the disk still fails: the login gets the held record.
 	play("Hella")
 	s := &nullSession{}
-	if err := w.Enter("Hella", s); err != nil {
+	rt, err := w.Enter("Hella", s)
+	if err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, func() bool { return s.Zone() != nil })
 	failing.Store(false)
-	s.Zone().Input(s, 6, "save")
+	rt.Input(6, "save")
 	waitFor(t, func() bool { return stored("Hella", "emberfall:room:inn", "emberfall:item:lantern") })
-	s.Zone().Input(s, 7, "quit")
+	rt.Input(7, "quit")
 	waitFor(t, func() bool { return w.Where("Hella") == nil })
 
 	// Never back: the held record is written when the disk recovers.

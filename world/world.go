@@ -329,10 +329,13 @@ func (w *World) Where(name string) *zone.Zone {
 	return nil
 }
 
-// Moving records a character's new zone and delivers it, under the
-// routing lock (shared) and its residency lock. It reports false, and
-// changes nothing, if to is not hosted or deliver refuses.
-func (w *World) Moving(name string, to *zone.Zone, deliver func() bool) bool {
+// Moving delivers a character's handoff to zone to and records that the
+// character is routed there, under the routing lock (shared) and its
+// residency lock, so nothing routed by name can slip between the two. The
+// only call made under the locks is to.Deliver, a push onto to's mailbox
+// whose lock is a leaf. It reports false, having changed nothing, if to is
+// not hosted or has stopped; the handoff then stays with the caller.
+func (w *World) Moving(name string, to *zone.Zone, h zone.Handoff) bool {
 	w.routeMu.RLock()
 	defer w.routeMu.RUnlock()
 	dest := w.hosts[to.ID()]
@@ -341,15 +344,14 @@ func (w *World) Moving(name string, to *zone.Zone, deliver func() bool) bool {
 	}
 	sh, k := w.res.lock(name)
 	defer sh.mu.Unlock()
-	r := sh.m[k]
-	if !deliver() {
+	if !to.Deliver(h) {
 		return false
 	}
-	if r == nil {
+	if r := sh.m[k]; r != nil {
+		r.route(dest)
+	} else {
 		w.log.Error("world: a character moved that is not resident", "name", name)
-		return true
 	}
-	r.route(dest)
 	return true
 }
 
@@ -370,28 +372,34 @@ func (w *World) TakePending(name string, from *zone.Zone) zone.Session {
 // zone before this call. If a login is waiting for the character, the
 // record goes to it instead, in the same zone.
 func (w *World) HandBack(rec *zone.CharRecord, why string) {
+	if s := w.handBack(rec, why); s != nil {
+		s.Close("The world is shutting down. Please come back in a moment.")
+	}
+}
+
+// handBack is HandBack under the residency lock; it returns a waiting
+// session to close once the lock is let go.
+func (w *World) handBack(rec *zone.CharRecord, why string) zone.Session {
 	sh, k := w.res.lock(rec.Name)
 	defer sh.mu.Unlock()
 	r := sh.m[k]
 	if r == nil {
 		w.log.Error("world: hand-back of a character that is not resident", "name", rec.Name, "why", why)
-		return
+		return nil
 	}
-	if r.pending != nil {
-		s := r.pending
-		r.pending = nil
-		if !w.stopping.Load() && why != "stop" && r.h != nil {
-			rec.Epoch = w.epoch.Add(1)
-			// The body goes straight back into the world from memory; if
-			// its leaving save fails, the saver must not keep a copy too.
-			w.saver.release(rec.Name)
-			if r.h.z.Arrive(rec, s, rec.Room, "") {
-				return
-			}
+	s := r.pending
+	r.pending = nil
+	if s != nil && !w.stopping.Load() && why != "stop" && r.h != nil {
+		rec.Epoch = w.epoch.Add(1)
+		// The body goes straight back into the world from memory; if
+		// its leaving save fails, the saver must not keep a copy too.
+		w.saver.release(rec.Name)
+		if r.h.z.Arrive(rec, s, rec.Room, "") {
+			return nil
 		}
-		defer s.Close("The world is shutting down. Please come back in a moment.") // after the unlock: no session call under a residency lock
 	}
 	w.res.remove(sh, k, r)
+	return s
 }
 
 // Checkpoint queues a zone's save batch.
@@ -400,26 +408,14 @@ func (w *World) Checkpoint(b *zone.SaveBatch) { w.saver.queue(b) }
 // ReserveItemIDs hands out n fresh durable item ids.
 func (w *World) ReserveItemIDs(n uint64) uint64 { return w.itemNext.Add(n) - n }
 
-// Logins
-
-// Account reads an account; store.ErrNotFound if there is none.
-func (w *World) Account(name string) (*store.Account, error) { return w.db.Account(name) }
-
-// CreateAccount adds an account; store.ErrExists if the name is taken.
-func (w *World) CreateAccount(a *store.Account) error { return w.db.CreateAccount(a) }
-
-// UpdateAccount changes an account in one transaction.
-func (w *World) UpdateAccount(name string, fn func(*store.Account) error) error {
-	return w.db.UpdateAccount(name, fn)
-}
-
 // Enter puts an authenticated player's character into the world on
 // session s: attached to the body already in the world if there is one
-// (a reconnect or a takeover), else loaded from the store, or new. It may
-// block on the store; it never blocks on a zone.
-func (w *World) Enter(name string, s zone.Session) error {
+// (a reconnect or a takeover), else loaded from the store, or new. It
+// returns the route the session's input goes through. It may block on the
+// store; it never blocks on a zone.
+func (w *World) Enter(name string, s zone.Session) (*Route, error) {
 	if w.stopping.Load() {
-		return ErrStopping
+		return nil, ErrStopping
 	}
 	sh, k := w.res.lock(name)
 	if r := sh.m[k]; r != nil {
@@ -436,11 +432,11 @@ func (w *World) Enter(name string, s zone.Session) error {
 		if z != nil {
 			z.Wake(name)
 		}
-		return nil
+		return &Route{sh: sh, r: r, name: name, s: s}, nil
 	}
 	if w.cfg.MaxPlayers > 0 && int(w.res.n.Load()) >= w.cfg.MaxPlayers {
 		sh.mu.Unlock()
-		return ErrFull
+		return nil, ErrFull
 	}
 	r := w.res.add(sh, k)
 	sh.mu.Unlock()
@@ -465,7 +461,7 @@ func (w *World) Enter(name string, s zone.Session) error {
 		if r.pending != nil {
 			closeS, closeMsg = r.pending, "Your character could not be loaded. The admin has been told."
 		}
-		return err
+		return nil, err
 	}
 	if r.pending != nil {
 		closeS, closeMsg = s, "Another login for this character took your place."
@@ -474,17 +470,17 @@ func (w *World) Enter(name string, s zone.Session) error {
 	}
 	if w.stopping.Load() {
 		w.res.remove(sh, k, r)
-		return ErrStopping
+		return nil, ErrStopping
 	}
 	rec.Epoch = w.epoch.Add(1)
 	rec.Admin, rec.Builder, rec.BuildZones = roles.Admin, roles.Builder, roles.BuildZones
 	h, room, note := w.place(rec)
 	if !h.z.Arrive(rec, s, room, note) {
 		w.res.remove(sh, k, r)
-		return ErrStopping // its zone stopped: the world is shutting down
+		return nil, ErrStopping // its zone stopped: the world is shutting down
 	}
 	r.route(h)
-	return nil
+	return &Route{sh: sh, r: r, name: name, s: s}, nil
 }
 
 // Backup saves everyone, then writes a consistent copy of the database

@@ -19,7 +19,6 @@ import (
 // driving a zone without a network.
 type benchSession struct {
 	id    uint64
-	z     atomic.Pointer[zone.Zone]
 	bytes atomic.Int64
 	mu    sync.Mutex
 	last  []byte
@@ -39,8 +38,6 @@ func (s *benchSession) Write(p []byte, prompt bool) bool {
 	return true
 }
 func (s *benchSession) Close(string)              { s.shut.Store(true) }
-func (s *benchSession) SetZone(z *zone.Zone)      { s.z.Store(z) }
-func (s *benchSession) Zone() *zone.Zone          { return s.z.Load() }
 func (s *benchSession) Width() int                { return 80 }
 func (s *benchSession) GMCP(pkg string, data any) {}
 func (s *benchSession) Closed() bool              { return s.shut.Load() }
@@ -77,7 +74,7 @@ func enter(tb testing.TB, z *zone.Zone, name string) *benchSession {
 	s := newBenchSession()
 	z.Arrive(&zone.CharRecord{Name: name, Level: 1}, s, "", "")
 	z.DrainForTest()
-	if s.Zone() != z {
+	if _, _, _, ok := z.CharState(name); !ok {
 		tb.Fatalf("%s did not arrive", name)
 	}
 	return s

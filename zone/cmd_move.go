@@ -164,17 +164,8 @@ func (z *Zone) transferOut(c *Char, dest *Zone, room, from string) {
 	// the other zone now owns.
 	nc := c.handOver()
 	nc.pl.sess = s // forget dropped the link; the session travels with the character
-	m := transferMsg{ch: nc, room: room, from: from, sentAt: z.pulses.now}
-	moved := z.shard.Moving(c.name, dest, func() bool {
-		if !dest.send(m) {
-			return false
-		}
-		if s != nil {
-			s.SetZone(dest)
-		}
-		return true
-	})
-	if !moved {
+	h := Handoff{transferMsg{ch: nc, room: room, from: from, sentAt: z.pulses.now}}
+	if !z.shard.Moving(c.name, dest, h) {
 		// The other zone stopped, or was unhosted, after the move was
 		// decided: the character comes back to the room it left, from
 		// this zone's own hands, and is never lost between the two.

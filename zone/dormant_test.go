@@ -53,12 +53,13 @@ func TestZone_DormantZoneSleepsAndCatchesUp(t *testing.T) {
 		time.Sleep(30 * time.Second)
 
 		s := newBenchSession()
-		if err := w.Enter("Walker", s); err != nil {
+		rt, err := w.Enter("Walker", s)
+		if err != nil {
 			t.Fatal(err)
 		}
 		synctest.Wait()
 		for i, dir := range []string{"east", "east", "east"} {
-			s.Zone().Input(s, uint64(i+1), dir)
+			rt.Input(uint64(i+1), dir)
 			synctest.Wait()
 		}
 		if w.Where("Walker") != ash {

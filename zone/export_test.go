@@ -55,7 +55,11 @@ func (z *Zone) ScriptWorkForTest() (int64, script.Stats) {
 // of Run would, but for the gap (flushNowForTest).
 func (z *Zone) InputForTest(s Session, seq uint64, line string) {
 	z.drainMail()
-	z.handle(inputMsg{sess: s, seq: seq, line: line})
+	name := ""
+	if c := z.bySess[s.ID()]; c != nil {
+		name = c.name
+	}
+	z.handle(inputMsg{sess: s, name: name, seq: seq, line: line})
 	z.flushNowForTest()
 }
 
@@ -303,10 +307,11 @@ func (z *Zone) LinkDead(name string) bool {
 	return c != nil && c.pl.linkDead
 }
 
-// DroppedForTest handles a session's drop as the zone's Run would.
-func (z *Zone) DroppedForTest(s Session) {
+// DroppedForTest handles the drop of session s, playing the named
+// character, as the zone's Run would.
+func (z *Zone) DroppedForTest(s Session, name string) {
 	z.drainMail()
-	z.handle(dropMsg{sess: s})
+	z.handle(dropMsg{sess: s, name: name})
 	z.flushNowForTest()
 }
 

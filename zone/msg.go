@@ -25,6 +25,7 @@ type fromSession interface {
 // player's high-water mark.
 type inputMsg struct {
 	sess Session
+	name string // the character the session plays
 	seq  uint64
 	line string
 	at   time.Time // when the session's reader posted it
@@ -32,7 +33,10 @@ type inputMsg struct {
 
 // dropMsg says a session's connection has gone without a quit: the
 // character goes link-dead.
-type dropMsg struct{ sess Session }
+type dropMsg struct {
+	sess Session
+	name string
+}
 
 // arriveMsg puts a character into the world. The record is owned by the
 // zone from now on. room is a ref; "" or a room this zone lacks means the

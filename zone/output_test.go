@@ -58,7 +58,7 @@ func arrive(t *testing.T, z *zone.Zone, name string) *writeSession {
 	s := newWriteSession()
 	z.Arrive(&zone.CharRecord{Name: name, Level: 1}, s, "", "")
 	z.DrainForTest()
-	if s.Zone() != z {
+	if _, _, _, ok := z.CharState(name); !ok {
 		t.Fatalf("%s did not arrive", name)
 	}
 	return s

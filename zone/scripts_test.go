@@ -109,7 +109,9 @@ func TestScripts_HeavyZoneKeepsToItsBudget(t *testing.T) {
 	walker := &logSession{benchSession: benchSession{id: sessionIDs.Add(1)}}
 	quiet.Arrive(&zone.CharRecord{Name: "Walker", Level: 1}, walker, "whisperwood:room:forest_edge", "")
 	quiet.DrainForTest()
-	if walker.Zone() != quiet || watcher.Zone() != hog {
+	_, _, _, walkerIn := quiet.CharState("Walker")
+	_, _, _, watcherIn := hog.CharState("Watcher")
+	if !walkerIn || !watcherIn {
 		t.Fatal("the players did not arrive")
 	}
 

@@ -107,7 +107,7 @@ func (z *Zone) afterArrival(c *Char) {
 	}
 }
 
-// bind makes s the session of c and points s's input here.
+// bind makes s the session of c.
 func (z *Zone) bind(c *Char, s Session) {
 	p := c.pl
 	p.sess = s
@@ -117,7 +117,6 @@ func (z *Zone) bind(c *Char, s Session) {
 	p.reap.cancel()
 	p.lastInput = time.Now()
 	z.bySess[s.ID()] = c
-	s.SetZone(z)
 	z.rosterOld = true
 	z.applySettings(c)
 	z.gmcpChar(c)
@@ -170,9 +169,7 @@ func (z *Zone) handleDrop(m dropMsg) {
 		// Not held here. If the connection ended while its character
 		// walked into another zone, the reader told the zone it left:
 		// pass the drop on, behind the transfer, as input is.
-		if nz := m.sess.Zone(); nz != nil && nz != z {
-			nz.send(m)
-		}
+		z.forward(m, m.name)
 		return
 	}
 	if c.pl.sess != m.sess {
@@ -213,12 +210,8 @@ func (z *Zone) goLinkDead(c *Char) {
 func (z *Zone) handleInput(m inputMsg) {
 	c := z.bySess[m.sess.ID()]
 	if c == nil {
-		// Not held here. If the session points at another zone now, the
-		// line was posted before its character moved: pass it on. The
-		// mailbox keeps it behind the transfer.
-		if nz := m.sess.Zone(); nz != nil && nz != z {
-			nz.send(m)
-		}
+		// Not held here: the line was routed before its character moved.
+		z.forward(m, m.name)
 		return
 	}
 	p := c.pl
@@ -247,6 +240,17 @@ func (z *Zone) handleInput(m inputMsg) {
 	z.interpret(c, m.line)
 	if z.bySess[m.sess.ID()] == c {
 		z.prompt(c) // unless the command took c out of this zone
+	}
+}
+
+// forward passes a message for a character this zone does not hold to
+// the zone the shard's residency index names, if that is another: the
+// message was routed before the character moved. The mailbox keeps it
+// behind the handoff that took the character there. Anything else (an old
+// session of a character taken over, a character gone) is dropped.
+func (z *Zone) forward(m msg, name string) {
+	if nz := z.shard.Where(name); nz != nil && nz != z {
+		nz.send(m)
 	}
 }
 

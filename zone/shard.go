@@ -13,12 +13,13 @@ type Shard interface {
 	Zones() []*Zone
 	// Where returns the zone that holds the named character, or nil.
 	Where(name string) *Zone
-	// Moving records that the named character is on its way to zone to and
-	// then calls deliver, both under the character's residency lock, so a
-	// login that looks the character up sees either the old zone before the
-	// transfer was queued or the new one after. It reports false, having
-	// changed nothing, if to is no longer hosted or deliver returns false.
-	Moving(name string, to *Zone, deliver func() bool) bool
+	// Moving delivers a character to zone to (to.Deliver) and records
+	// that it is on its way there, both under the character's residency
+	// lock, so a login or a line of input that looks the character up sees
+	// either the old zone before the handoff was queued or the new one
+	// after. It reports false, having changed nothing and kept nothing, if
+	// to is no longer hosted or has stopped.
+	Moving(name string, to *Zone, h Handoff) bool
 	// TakePending returns a session waiting to take over the named
 	// character, if from is the zone that holds it; nil otherwise.
 	TakePending(name string, from *Zone) Session
@@ -58,10 +59,12 @@ type Shard interface {
 	RolesOf(name string, done func(reply string))
 }
 
-// Session is a player's connection as a zone sees it. The gate implements it
-// for telnet and SSH alike. Every method is safe for concurrent use and none
-// blocks: output goes to a bounded queue, and a session whose queue is full
-// closes itself rather than stall the zone.
+// Session is a player's connection as a zone sees it: an output sink. The
+// gate implements it for telnet and SSH alike. Where the player's input
+// goes is the shard's business, not the session's: a zone never asks a
+// session where it is. Every method is safe for concurrent use and none
+// blocks: output goes to a bounded queue, and a session whose queue is
+// full closes itself rather than stall the zone.
 type Session interface {
 	// ID is unique among sessions in this process.
 	ID() uint64
@@ -74,10 +77,6 @@ type Session interface {
 	Write(p []byte, prompt bool) bool
 	// Close queues msg as the last output and closes the connection.
 	Close(msg string)
-	// SetZone points the session's input at z.
-	SetZone(z *Zone)
-	// Zone is where the session's input goes now.
-	Zone() *Zone
 	// Width is the client's line width for wrapping (at least 20).
 	Width() int
 	// GMCP sends an out-of-band message if the client asked for the

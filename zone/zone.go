@@ -278,14 +278,29 @@ func (z *Zone) post(m msg) bool {
 // the world talk to a zone.
 func (z *Zone) send(m msg) bool { return z.mail.Push(m) == nil }
 
-// Input posts a line a player typed. It blocks while the inbox is full and
-// reports false if the zone has stopped.
-func (z *Zone) Input(s Session, seq uint64, line string) bool {
-	return z.post(inputMsg{sess: s, seq: seq, line: line, at: time.Now()})
+// Input posts a line the player of the named character typed on session
+// s. It blocks while the inbox is full and reports false if the zone has
+// stopped. The host posts it to the zone its residency index names; a zone
+// that no longer holds the character passes it on through the shard.
+func (z *Zone) Input(s Session, name string, seq uint64, line string) bool {
+	return z.post(inputMsg{sess: s, name: name, seq: seq, line: line, at: time.Now()})
 }
 
-// Dropped tells the zone a session's connection went away without a quit.
-func (z *Zone) Dropped(s Session) bool { return z.post(dropMsg{sess: s}) }
+// Dropped tells the zone that session s, playing the named character,
+// went away without a quit.
+func (z *Zone) Dropped(s Session, name string) bool {
+	return z.post(dropMsg{sess: s, name: name})
+}
+
+// Handoff is a character on its way from one zone to another: the sending
+// zone gives it to its shard's Moving, which delivers it with Deliver.
+// Whoever holds a Handoff owns the character in it.
+type Handoff struct{ m transferMsg }
+
+// Deliver queues a handoff on the zone's mailbox. It never blocks, and
+// takes no lock but the mailbox's, so the shard may call it under its
+// own; it reports false, keeping nothing, if the zone has stopped.
+func (z *Zone) Deliver(h Handoff) bool { return z.send(h.m) }
 
 // Arrive queues a character's entry into the world at room (a ref; "" for
 // the start room). The zone owns rec from now on. note, if not empty, is
@@ -380,7 +395,17 @@ func (z *Zone) Run(ctx context.Context) {
 			wakeUp()
 			z.batch(m)
 		case <-z.mail.Signal():
+			var q []msg
+			if z.dormant {
+				// A heartbeat reads no game state: a dormant zone
+				// answers it asleep.
+				if q = z.mail.Pop(); onlyHeartbeats(q) {
+					z.handleMail(q)
+					break
+				}
+			}
 			wakeUp()
+			z.handleMail(q)
 			z.batch(nil)
 		case fired := <-ticker.C:
 			pulse(fired)
@@ -480,9 +505,12 @@ func (z *Zone) nextDue() uint64 {
 
 // drainMail handles everything on the mailbox and returns how many
 // messages that was.
-func (z *Zone) drainMail() int {
+func (z *Zone) drainMail() int { return z.handleMail(z.mail.Pop()) }
+
+// handleMail handles q, popped from the mailbox, hands it back, and
+// returns how many messages it held.
+func (z *Zone) handleMail(q []msg) int {
 	z.owner.check()
-	q := z.mail.Pop()
 	if len(q) == 0 {
 		return 0
 	}
@@ -493,6 +521,16 @@ func (z *Zone) drainMail() int {
 	n := len(q)
 	z.mail.Recycle(q)
 	return n
+}
+
+// onlyHeartbeats reports whether q holds heartbeats and nothing else.
+func onlyHeartbeats(q []msg) bool {
+	for _, m := range q {
+		if _, ok := m.(heartbeatMsg); !ok {
+			return false
+		}
+	}
+	return true
 }
 
 // tick is one pulse.
@@ -544,6 +582,8 @@ func (z *Zone) handle(m msg) {
 	case noticeMsg:
 		if c := z.players[m.to]; c != nil {
 			z.sendLine(c, m.text)
+		} else {
+			z.forward(m, m.to) // the player walked on while a worker ran
 		}
 	case broadcastMsg:
 		for _, c := range z.players {

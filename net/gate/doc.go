@@ -15,9 +15,10 @@
 //     "password" and "again"; for a known one "password" once. The
 //     client's echo goes off (telnet WILL ECHO) before any text about the
 //     password;
-//   - the Session, which implements zone.Session: a bounded output queue
-//     (outq.go) that a zone writes to without ever blocking, and a line
-//     sequence number so the zone applies each line once;
+//   - the Session, which implements world.Session, an output sink: a
+//     bounded output queue (outq.go) that a zone writes to without ever
+//     blocking, and a line sequence number so the zone applies each line
+//     once;
 //   - the per-protocol framing behind the conn interface: telnet
 //     (telnetconn.go, over net/telnet) and SSH (sshconn.go, over the
 //     channel net/sshd hands it), so the rest of the package is the same
@@ -27,10 +28,12 @@
 // Goroutines, per connection, counted in Gate.wg so Wait can wait for
 // them:
 //   - the reader (Session.serve): the opening negotiation, the login, then
-//     every line into the session's zone (Zone.Input, which may block while
-//     the zone's inbox is full and the zone alive); when the connection
-//     drops it tells the zone (Zone.Dropped) and the character goes
-//     link-dead;
+//     every line through the route the world handed it at login
+//     (world.Route.Input, which looks the character's zone up in the
+//     world's residency index for each line, and may block while that
+//     zone's inbox is full and the zone alive); when the connection drops
+//     it tells the character's zone through the same route
+//     (Route.Dropped) and the character goes link-dead;
 //   - the writer (writer.go, Session.drain), which runs only while output
 //     is queued: a Write that finds none running starts one. It is the
 //     only code that writes the socket: it takes everything queued,
@@ -38,13 +41,15 @@
 //     with one prompt at the end, and closes the connection if a burst
 //     cannot be written in time. An idle session has no writer.
 //
-// Zones call a session's Write, GMCP, Close and SetZone from their own
-// goroutines; those only touch the output queue or atomics. A full queue
+// Zones call a session's Write, GMCP and Close from their own goroutines;
+// those only touch the output queue or atomics. A session never knows
+// which zone holds its character: the world's residency index does. A full queue
 // closes the connection: a client that stops reading never stalls a zone.
 //
-// The gate reaches the game through world.World (accounts, Enter). It also
-// imports zone, for the Session interface it implements and the zone
-// pointer it routes input through, store, for the account record, and
-// world/content, for colour rendering; docs/ARCHITECTURE.md says where
-// this routing is headed. It must not import net/sshd, which imports it.
+// The gate reaches the game only through the world: world.World (accounts,
+// Enter), world.Route, and the types the world names for it (Session,
+// ClientInfo, Account, ColorLevel, RenderMarkup). It imports world,
+// net/telnet and internal/queue, and none of zone, store or world/content
+// (imports_test.go at the repository root holds this). It must not import
+// net/sshd, which imports it.
 package gate

@@ -274,7 +274,7 @@ func (g *Gate) Shutdown(ctx context.Context) error {
 		_ = l.Close()
 	}
 	for _, s := range g.sessions {
-		if s.Zone() == nil {
+		if s.route.Load() == nil {
 			s.Close("The world is shutting down. Please come back in a moment.")
 		}
 	}

@@ -57,19 +57,18 @@ func (s *Session) handleGMCP(pkg string, data []byte) {
 // msspFrame is the MSSP answer for listing crawlers.
 func (s *Session) msspFrame() []byte {
 	g := s.g
-	set := g.w.Content()
-	mobs, items := len(set.Mobs), len(set.Items)
+	n := g.w.Counts()
 	vars := []telnet.MSSPVar{
-		{Name: "NAME", Values: []string{set.Game.Name}},
+		{Name: "NAME", Values: []string{g.w.GameName()}},
 		{Name: "PLAYERS", Values: []string{strconv.Itoa(g.w.Players())}},
 		{Name: "UPTIME", Values: []string{strconv.FormatInt(g.w.Started().Unix(), 10)}},
 		{Name: "CODEBASE", Values: []string{"zonemud"}},
 		{Name: "FAMILY", Values: []string{"Custom"}},
-		{Name: "AREAS", Values: []string{strconv.Itoa(len(set.Zones))}},
-		{Name: "ROOMS", Values: []string{strconv.Itoa(len(set.Rooms))}},
-		{Name: "MOBILES", Values: []string{strconv.Itoa(mobs)}},
-		{Name: "OBJECTS", Values: []string{strconv.Itoa(items)}},
-		{Name: "HELPFILES", Values: []string{strconv.Itoa(len(set.Help))}},
+		{Name: "AREAS", Values: []string{strconv.Itoa(n.Zones)}},
+		{Name: "ROOMS", Values: []string{strconv.Itoa(n.Rooms)}},
+		{Name: "MOBILES", Values: []string{strconv.Itoa(n.Mobs)}},
+		{Name: "OBJECTS", Values: []string{strconv.Itoa(n.Items)}},
+		{Name: "HELPFILES", Values: []string{strconv.Itoa(n.Help)}},
 		{Name: "ANSI", Values: []string{"1"}},
 		{Name: "UTF-8", Values: []string{"1"}},
 		{Name: "XTERM 256 COLORS", Values: []string{"1"}},
@@ -80,7 +79,7 @@ func (s *Session) msspFrame() []byte {
 		{Name: "MXP", Values: []string{"0"}},
 		{Name: "SSL", Values: []string{"0"}},
 		{Name: "CRAWL DELAY", Values: []string{"-1"}},
-		{Name: "CREATED", Values: []string{strconv.Itoa(g.w.Store().Created().Year())}},
+		{Name: "CREATED", Values: []string{strconv.Itoa(g.w.Created().Year())}},
 	}
 	vars = slices.DeleteFunc(vars, func(v telnet.MSSPVar) bool {
 		return slices.ContainsFunc(g.msspExtra, func(x telnet.MSSPVar) bool { return x.Name == v.Name })

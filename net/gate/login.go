@@ -9,7 +9,6 @@ import (
 	"strings"
 	"time"
 
-	"zonemud/store"
 	"zonemud/world"
 )
 
@@ -30,7 +29,7 @@ type preAuth struct {
 func (s *Session) serve(pre *preAuth) {
 	defer s.Close("")
 	s.raw(s.c.opening())
-	banner := strings.ReplaceAll(s.g.cfg.Banner, "{game}", s.g.w.Content().Game.Name)
+	banner := strings.ReplaceAll(s.g.cfg.Banner, "{game}", s.g.w.GameName())
 	s.Write([]byte(banner+"\n"), false)
 	var name string
 	var err error
@@ -44,7 +43,8 @@ func (s *Session) serve(pre *preAuth) {
 	}
 	s.name.Store(&name)
 	s.g.met.logins.WithLabelValues(s.front).Inc()
-	if err := s.g.w.Enter(name, s); err != nil {
+	route, err := s.g.w.Enter(name, s)
+	if err != nil {
 		switch {
 		case errors.Is(err, world.ErrStopping):
 			s.Close("The world is shutting down. Please come back in a moment.")
@@ -55,13 +55,14 @@ func (s *Session) serve(pre *preAuth) {
 		}
 		return
 	}
+	s.route.Store(route)
 	_ = s.c.setReadDeadline(time.Time{})
-	s.play()
+	s.play(route)
 }
 
-// play forwards input lines to the session's zone until the connection
+// play posts input lines through the session's route until the connection
 // ends. Each line gets the next sequence number; the zone applies each once.
-func (s *Session) play() {
+func (s *Session) play(route *world.Route) {
 	ctx := context.Background()
 	for {
 		ev, err := s.c.next()
@@ -77,15 +78,8 @@ func (s *Session) play() {
 			if err := s.lim.Wait(ctx); err != nil {
 				return
 			}
-			// A client that types ahead (an auto-login script) may send
-			// its first command before the zone has taken the character.
-			select {
-			case <-s.zoneSet:
-			case <-time.After(10 * time.Second):
-			}
 			s.seq++
-			z := s.Zone()
-			if z == nil || !z.Input(s, s.seq, ev.text) {
+			if !route.Input(s.seq, ev.text) {
 				s.Close("The world is not answering; please log in again in a moment.")
 				return
 			}
@@ -99,9 +93,7 @@ func (s *Session) play() {
 	// and only the drop frees it; a zone that closed the session itself
 	// (quit, takeover, idle, shutdown) unbound it first and ignores the drop.
 	s.gone.Store(true)
-	if z := s.Zone(); z != nil {
-		z.Dropped(s)
-	}
+	route.Dropped()
 }
 
 // handleEvent deals with the events that are the same at login and in
@@ -190,7 +182,7 @@ func (s *Session) login() (string, error) {
 		}
 		acct, err := s.g.w.Account(name)
 		switch {
-		case errors.Is(err, store.ErrNotFound):
+		case errors.Is(err, world.ErrNoAccount):
 			ok, err := s.create(name)
 			if err != nil {
 				return "", err
@@ -229,7 +221,7 @@ func (s *Session) preLogin(pre *preAuth) (string, error) {
 	case err == nil:
 		s.Close("That character already exists; log in with its password or a registered key.")
 		return "", errLoginOver
-	case !errors.Is(err, store.ErrNotFound):
+	case !errors.Is(err, world.ErrNoAccount):
 		s.g.log.Error("gate: account read failed", "name", name, "err", err)
 		s.Close("Accounts cannot be read right now; please try again later.")
 		return "", errLoginOver
@@ -248,11 +240,7 @@ func (s *Session) preLogin(pre *preAuth) (string, error) {
 // touchLogin records when the account last logged in. It is a record for
 // the admin, so a failure to write it is logged and the login goes on.
 func (s *Session) touchLogin(name string) {
-	err := s.g.w.UpdateAccount(name, func(a *store.Account) error {
-		a.LastLogin = time.Now().Unix()
-		return nil
-	})
-	if err != nil {
+	if err := s.g.w.TouchLogin(name); err != nil {
 		s.g.log.Warn("gate: last login time not recorded", "name", name, "err", err)
 	}
 }
@@ -294,10 +282,9 @@ func (s *Session) create(name string) (bool, error) {
 			s.Close("Something went wrong on our side; please try again later.")
 			return false, errLoginOver
 		}
-		now := time.Now().Unix()
-		err = s.g.w.CreateAccount(&store.Account{Name: name, Hash: hash, Created: now, LastLogin: now})
+		err = s.g.w.CreateAccount(name, hash)
 		switch {
-		case errors.Is(err, store.ErrExists):
+		case errors.Is(err, world.ErrAccountExists):
 			s.Write([]byte("Someone has just taken that name. Please choose another.\n"), false)
 			return false, nil
 		case err != nil:
@@ -314,7 +301,7 @@ func (s *Session) create(name string) (bool, error) {
 
 // authenticate asks for an existing account's password. A wrong password
 // costs a growing delay; too many end the connection.
-func (s *Session) authenticate(acct *store.Account) error {
+func (s *Session) authenticate(acct *world.Account) error {
 	for bad := 0; bad < s.g.cfg.MaxBadPasswords; bad++ {
 		pw, err := s.askSecret("Enter your password: ")
 		if err != nil {
@@ -363,7 +350,7 @@ const (
 // the answer (never an attack on the account from elsewhere); a wrong
 // password costs the connection half a second more. why is the line for a
 // refused try.
-func (g *Gate) checkLogin(acct *store.Account, pw string, remote net.Addr, front string) (v verdict, why string) {
+func (g *Gate) checkLogin(acct *world.Account, pw string, remote net.Addr, front string) (v verdict, why string) {
 	t, why := g.startTry(remote, acct.Name, true)
 	if t == nil {
 		g.met.failures.WithLabelValues(front, failLocked).Inc()
@@ -408,12 +395,5 @@ func (g *Gate) check(pw, hash string) (bool, error) {
 // nameTaken reports whether a lower-case name would collide with a mob's
 // keyword, which would make targeting ambiguous.
 func (g *Gate) nameTaken(lower string) bool {
-	for _, m := range g.w.Content().Mobs {
-		for _, k := range m.Keywords {
-			if k == lower {
-				return true
-			}
-		}
-	}
-	return false
+	return g.w.NameTaken(lower)
 }

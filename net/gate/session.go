@@ -9,13 +9,14 @@ import (
 
 	"golang.org/x/time/rate"
 
-	"zonemud/world/content"
-	"zonemud/zone"
+	"zonemud/world"
 )
 
 // Session is one player connection, telnet or SSH: the same login, the same
 // link-dead and takeover rules, the same exactly-once input. It implements
-// zone.Session.
+// world.Session: to the zones it is an output sink. Its input goes through
+// the route the world handed it at login, which looks the character's zone
+// up for every line; the session keeps no zone of its own.
 //
 // Goroutines: the reader (the goroutine that runs serve: login, then input
 // lines into the zone) and, while output is queued, a writer (writer.go:
@@ -31,14 +32,12 @@ type Session struct {
 	out    outQueue
 	name   atomic.Pointer[string] // atomic: set once logged in
 
-	zone atomic.Pointer[zone.Zone] // atomic: where input goes
+	route atomic.Pointer[world.Route] // atomic: set by the reader once the character is in the world
 
-	zoneSet  chan struct{} // closed when the session is first given a zone
-	zoneOnce sync.Once
 	closed   atomic.Bool   // no more output is accepted
 	gone     atomic.Bool   // the connection is closed
 	done     chan struct{} // closed when the connection is closed, its last output written
-	colorSet atomic.Int32  // atomic: -1 from the client, else a content.ColorLevel
+	colorSet atomic.Int32  // atomic: -1 from the client, else a world.ColorLevel
 
 	// writing is true while a writer goroutine runs, and for ever once the
 	// connection is closed; whoever sets it from false starts the writer.
@@ -59,10 +58,9 @@ type Session struct {
 func newSession(g *Gate, id uint64) *Session {
 	s := &Session{
 		id: id, g: g,
-		out:     newOutQueue(g.cfg.OutputLimitKiB << 10),
-		done:    make(chan struct{}),
-		zoneSet: make(chan struct{}),
-		lim:     rate.NewLimiter(rate.Limit(g.cfg.LinesPerSec), g.cfg.LinesBurst),
+		out:  newOutQueue(g.cfg.OutputLimitKiB << 10),
+		done: make(chan struct{}),
+		lim:  rate.NewLimiter(rate.Limit(g.cfg.LinesPerSec), g.cfg.LinesBurst),
 	}
 	s.colorSet.Store(-1)
 	return s
@@ -138,15 +136,6 @@ func (s *Session) Close(msg string) {
 // Closed reports whether the session has been closed or its connection lost.
 func (s *Session) Closed() bool { return s.closed.Load() || s.gone.Load() }
 
-// SetZone points the session's input at z.
-func (s *Session) SetZone(z *zone.Zone) {
-	s.zone.Store(z)
-	s.zoneOnce.Do(func() { close(s.zoneSet) })
-}
-
-// Zone is where the session's input goes.
-func (s *Session) Zone() *zone.Zone { return s.zone.Load() }
-
 // Width is the client's width for wrapping: what NAWS or the PTY said,
 // clamped to [20, 250], or 80 if unknown.
 func (s *Session) Width() int {
@@ -198,9 +187,9 @@ func (s *Session) wantsGMCP(pkg string) bool {
 }
 
 // Client describes the client for the zone.
-func (s *Session) Client() zone.ClientInfo {
+func (s *Session) Client() world.ClientInfo {
 	inf := s.c.info()
-	return zone.ClientInfo{
+	return world.ClientInfo{
 		Name: inf.name, Transport: s.c.kind(), Color: int(s.colorLevel()), Reported: int(inf.color),
 		ScreenReader: inf.screenReader, UTF8: inf.utf8,
 	}
@@ -208,20 +197,20 @@ func (s *Session) Client() zone.ClientInfo {
 
 // SetColor overrides the client's colour level; -1 restores it.
 func (s *Session) SetColor(level int) {
-	if level < -1 || level > int(content.ColorTrue) {
+	if level < -1 || level > int(world.ColorTrue) {
 		return
 	}
 	s.colorSet.Store(int32(level))
 }
 
 // colorLevel is the colour level output is rendered at.
-func (s *Session) colorLevel() content.ColorLevel {
+func (s *Session) colorLevel() world.ColorLevel {
 	if v := s.colorSet.Load(); v >= 0 {
-		return content.ColorLevel(v)
+		return world.ColorLevel(v)
 	}
 	color, screenReader := s.c.colorDepth()
 	if screenReader {
-		return content.ColorNone // a screen reader reads escape codes aloud
+		return world.ColorNone // a screen reader reads escape codes aloud
 	}
 	return color
 }

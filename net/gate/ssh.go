@@ -5,7 +5,7 @@ import (
 	"io"
 	"net"
 
-	"zonemud/store"
+	"zonemud/world"
 )
 
 // SSHLogin is one SSH session as the SSH front hands it to the gate: the
@@ -56,7 +56,7 @@ func (g *Gate) AccountExists(name string) (bool, error) {
 	switch {
 	case err == nil:
 		return true, nil
-	case errors.Is(err, store.ErrNotFound):
+	case errors.Is(err, world.ErrNoAccount):
 		return false, nil
 	}
 	return false, err
@@ -88,7 +88,7 @@ func (g *Gate) AccountKeys(name string) ([]string, error) {
 	}
 	a, err := g.w.Account(n)
 	if err != nil {
-		if errors.Is(err, store.ErrNotFound) {
+		if errors.Is(err, world.ErrNoAccount) {
 			return nil, nil
 		}
 		return nil, err

@@ -11,7 +11,7 @@ import (
 
 	"golang.org/x/term"
 
-	"zonemud/world/content"
+	"zonemud/world"
 )
 
 // sshConn is a conn over an SSH channel with a PTY. SSH has no terminal on
@@ -23,7 +23,7 @@ type sshConn struct {
 	t      *term.Terminal
 	width  atomic.Int32
 	height atomic.Int32
-	color  content.ColorLevel // immutable
+	color  world.ColorLevel // immutable
 	closed atomic.Bool
 
 	deadline atomic.Int64 // unix nanos of the login timeout; 0 when off
@@ -88,18 +88,18 @@ func (c *sshConn) setSize(w, h int) {
 // termColor guesses colour depth from the PTY's TERM: truecolor for the
 // terminals that say so, 256 for xterm-likes (nearly every terminal an ssh
 // user runs), 16 for a plain vt100 or linux console, none for dumb.
-func termColor(t string) content.ColorLevel {
+func termColor(t string) world.ColorLevel {
 	t = strings.ToLower(t)
 	switch {
 	case t == "" || t == "dumb":
-		return content.ColorNone
+		return world.ColorNone
 	case strings.Contains(t, "truecolor") || strings.Contains(t, "24bit") || strings.Contains(t, "direct"):
-		return content.ColorTrue
+		return world.ColorTrue
 	case strings.Contains(t, "256") || strings.HasPrefix(t, "xterm") || strings.HasPrefix(t, "screen") ||
 		strings.HasPrefix(t, "tmux") || strings.Contains(t, "kitty") || strings.Contains(t, "alacritty"):
-		return content.Color256
+		return world.Color256
 	}
-	return content.Color16
+	return world.Color16
 }
 
 func (c *sshConn) next() (event, error) {
@@ -252,7 +252,7 @@ func (c *sshConn) close() error {
 	return c.l.Channel.Close()
 }
 
-func (c *sshConn) colorDepth() (content.ColorLevel, bool) { return c.color, false }
+func (c *sshConn) colorDepth() (world.ColorLevel, bool) { return c.color, false }
 
 func (c *sshConn) info() clientInfo {
 	return clientInfo{

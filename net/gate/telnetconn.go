@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"zonemud/net/telnet"
-	"zonemud/world/content"
+	"zonemud/world"
 )
 
 // telnetConn is a conn over a TCP socket speaking telnet.
@@ -80,20 +80,20 @@ func (t *telnetConn) gmcpFrame(pkg string, json []byte) []byte {
 	return telnet.GMCPFrame(pkg, json)
 }
 
-func (t *telnetConn) colorDepth() (content.ColorLevel, bool) {
+func (t *telnetConn) colorDepth() (world.ColorLevel, bool) {
 	return colorOf(t.o.ColorLevel()), t.o.ScreenReader()
 }
 
-func colorOf(l telnet.ColorLevel) content.ColorLevel {
+func colorOf(l telnet.ColorLevel) world.ColorLevel {
 	switch l {
 	case telnet.ColorNone:
-		return content.ColorNone
+		return world.ColorNone
 	case telnet.ColorANSI256:
-		return content.Color256
+		return world.Color256
 	case telnet.ColorTrueColor:
-		return content.ColorTrue
+		return world.ColorTrue
 	}
-	return content.Color16
+	return world.Color16
 }
 
 func (t *telnetConn) info() clientInfo {

@@ -10,7 +10,7 @@ import (
 	"sync"
 	"time"
 
-	"zonemud/world/content"
+	"zonemud/world"
 )
 
 // The writer: the only code that writes a session's connection. It runs
@@ -169,18 +169,18 @@ func (s *Session) leavePrompt() error {
 
 var newline = []byte("\n")
 
-func (s *Session) writeText(bp *[]byte, body []byte, level content.ColorLevel) error {
+func (s *Session) writeText(bp *[]byte, body []byte, level world.ColorLevel) error {
 	if err := s.leavePrompt(); err != nil {
 		return err
 	}
-	*bp = content.RenderMarkup((*bp)[:0], body, level)
+	*bp = world.RenderMarkup((*bp)[:0], body, level)
 	s.w.textSince = true
 	return s.c.writeText(*bp)
 }
 
 // writePrompt writes the burst's prompt: after a blank line if text came
 // since the last one (a game prompt), marked for the client (EOR or GA).
-func (s *Session) writePrompt(bp *[]byte, prompt []byte, blank bool, level content.ColorLevel) error {
+func (s *Session) writePrompt(bp *[]byte, prompt []byte, blank bool, level world.ColorLevel) error {
 	if err := s.leavePrompt(); err != nil {
 		return err
 	}
@@ -188,7 +188,7 @@ func (s *Session) writePrompt(bp *[]byte, prompt []byte, blank bool, level conte
 	if blank && s.w.textSince {
 		*bp = append(*bp, '\n')
 	}
-	*bp = content.RenderMarkup(*bp, prompt, level)
+	*bp = world.RenderMarkup(*bp, prompt, level)
 	s.typed.Store(false) // a line from here on was typed at this prompt
 	s.w.atPrompt, s.w.textSince = true, false
 	return s.c.writePrompt(*bp)

@@ -131,7 +131,7 @@ func (e *env) createOverSSH(name, pw string) *term {
 func (e *env) addKey(name string, pub gossh.PublicKey) {
 	e.t.Helper()
 	line := strings.TrimSpace(string(gossh.MarshalAuthorizedKey(pub)))
-	err := e.srv.World().UpdateAccount(name, func(a *store.Account) error {
+	err := e.srv.Store().UpdateAccount(name, func(a *store.Account) error {
 		a.Keys = append(a.Keys, line)
 		return nil
 	})

@@ -1,0 +1,112 @@
+package zone_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"testing/synctest"
+	"time"
+
+	"zonemud/internal/servertest"
+	"zonemud/store"
+	"zonemud/world"
+	"zonemud/world/content"
+	"zonemud/zone"
+)
+
+// runningWorld starts the starter world over a real store, inside the
+// caller's synctest bubble, and shuts it down when the test ends.
+func runningWorld(t *testing.T) *world.World {
+	t.Helper()
+	set, err := content.Load(os.DirFS(filepath.Join(servertest.Root(), "areas")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	db, err := store.Open(filepath.Join(t.TempDir(), "route.db"), store.DefaultConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := world.New(set, db, world.DefaultConfig(), zone.DefaultConfig(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.Start()
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		defer cancel()
+		if err := w.Shutdown(ctx); err != nil {
+			t.Error(err)
+		}
+		db.Close()
+	})
+	return w
+}
+
+// rosterEntry finds a player in a zone's published roster.
+func rosterEntry(z *zone.Zone, name string) (zone.RosterEntry, bool) {
+	for _, e := range z.Roster() {
+		if e.Name == name {
+			return e, true
+		}
+	}
+	return zone.RosterEntry{}, false
+}
+
+// A connection that ends as its character crosses a border is reported to
+// the zone it left (the route read the residency index just before the
+// crossing); that zone passes the drop on through the shard, so the
+// character goes link-dead where it is rather than playing on, online, on
+// a dead connection.
+func TestTransfer_DropDuringTheCrossingFollows(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		w := runningWorld(t)
+		s := newBenchSession()
+		rt, err := w.Enter("Hopper", s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, dir := range []string{"east", "east", "east"} {
+			rt.Input(uint64(i+1), dir)
+			synctest.Wait()
+		}
+		ash := w.Zone("ashridge")
+		if w.Where("Hopper") != ash {
+			t.Fatalf("Hopper is routed to %v, want ashridge", w.Where("Hopper"))
+		}
+		w.Zone("emberfall").Dropped(s, "Hopper")
+		synctest.Wait()
+		if e, ok := rosterEntry(ash, "Hopper"); !ok || !e.LinkDead {
+			t.Fatalf("after a drop posted to the zone it left, Ash Ridge lists Hopper as %+v (held %v); want link-dead", e, ok)
+		}
+	})
+}
+
+// A line posted to the zone a character just left, by a route that read
+// the residency index before the crossing, is passed on through the
+// shard and runs once, in the zone that holds the character now.
+func TestTransfer_InputDuringTheCrossingFollows(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		w := runningWorld(t)
+		s := newBenchSession()
+		rt, err := w.Enter("Skipper", s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, dir := range []string{"east", "east", "east"} {
+			rt.Input(uint64(i+1), dir)
+			synctest.Wait()
+		}
+		w.Zone("emberfall").Input(s, "Skipper", 4, "east") // a stale route's post
+		synctest.Wait()
+		if !strings.Contains(s.Last(), "The Pithead") {
+			t.Fatalf("the line posted to the zone left behind did not run where Skipper is: %q", s.Last())
+		}
+		w.Zone("emberfall").Input(s, "Skipper", 4, "west") // the same seq again: applied once only
+		synctest.Wait()
+		if !strings.Contains(s.Last(), "The Pithead") {
+			t.Fatalf("a line was applied twice: %q", s.Last())
+		}
+	})
+}
