@@ -1,0 +1,8 @@
+package gate
+
+import (
+	_ "fmt"
+
+	_ "zonemud/net/telnet"
+	_ "zonemud/world"
+)

@@ -1,0 +1,3 @@
+package world
+
+import _ "zonemud/zone"

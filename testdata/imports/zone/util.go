@@ -1,0 +1,4 @@
+package zone
+
+// A utility is open to every package.
+import _ "zonemud/internal/queue"
