@@ -252,16 +252,41 @@ func serve(cfg *config.Config, log *slog.Logger, stderr io.Writer) int {
 		return 1
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	<-ctx.Done()
+	reboot := false
+	select {
+	case <-ctx.Done():
+	case reboot = <-srv.StopRequested():
+	}
 	stop()
-	log.Info("zonemud: shutting down")
+	log.Info("zonemud: shutting down", "reboot", reboot)
 	sctx, cancel := context.WithTimeout(context.Background(), time.Duration(cfg.Server.ShutdownSecs)*time.Second)
 	defer cancel()
 	if err := srv.Shutdown(sctx); err != nil {
 		fmt.Fprintln(stderr, "zonemud: shutdown:", err)
 		return 1
 	}
+	if reboot {
+		return restart(log, stderr)
+	}
 	return 0
+}
+
+// exitReboot is the exit status of a reboot that could not start the
+// server again itself: a supervisor that restarts on failure (systemd's
+// Restart=on-failure, docker's --restart on-failure) starts it.
+const exitReboot = 75
+
+// restart runs the binary again in this process, with the same arguments
+// and environment, after a reboot's shutdown; where that cannot be done it
+// exits with exitReboot for a supervisor to restart it.
+func restart(log *slog.Logger, stderr io.Writer) int {
+	exe, err := os.Executable()
+	if err == nil {
+		log.Info("zonemud: rebooting", "exe", exe)
+		err = execSelf(exe, os.Args, os.Environ())
+	}
+	fmt.Fprintf(stderr, "zonemud: reboot: cannot start again (%v); exiting with status %d for a supervisor to restart\n", err, exitReboot)
+	return exitReboot
 }
 
 // check validates the configuration and the areas without serving: the

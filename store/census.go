@@ -403,5 +403,17 @@ func runAudit(tx *bolt.Tx, each func(id uint64, holder []byte)) (*audit, error) 
 			}
 		})
 	}
+	if bans := tx.Bucket(bucketBans); bans != nil {
+		eachRecord(bans, recordAs[Ban](strict), func(d *decoded[Ban]) {
+			switch {
+			case d.bucket:
+				a.add("ban %q is a bucket, not a record", d.key)
+			case d.err != nil:
+				a.add("ban %q: %v", d.key, d.err)
+			case d.rec.Key() != string(d.key):
+				a.add("ban %q holds the record of %q", d.key, d.rec.Key())
+			}
+		})
+	}
 	return a, nil
 }

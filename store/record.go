@@ -37,8 +37,9 @@ type Character struct {
 	Played   int64  `json:"played"`
 	Commands uint64 `json:"commands"`
 
-	Title string `json:"title,omitempty"`
-	Admin bool   `json:"admin,omitempty"`
+	Title  string `json:"title,omitempty"`
+	Admin  bool   `json:"admin,omitempty"`
+	Frozen bool   `json:"frozen,omitempty"` // an admin froze it: it can only quit
 
 	Level int `json:"level"`
 	Exp   int `json:"exp"`

@@ -23,8 +23,8 @@ import (
 // schema 3 the leases bucket (lease.go); schema 4 the roles an account
 // holds (Roles), which nothing needs migrated but which a binary of schema
 // 3 would drop the next time it rewrote the account, so it must refuse the
-// file.
-const SchemaVersion = 4
+// file; schema 5 the bans bucket (ban.go).
+const SchemaVersion = 5
 
 var (
 	bucketMeta       = []byte("meta")
@@ -35,6 +35,7 @@ var (
 	bucketLedger     = []byte("ledger")
 	bucketHoldings   = []byte("holdings") // holder -> packed ids it holds, for the ledger
 	bucketLeases     = []byte("leases")   // zone id -> the lease generation that may write it
+	bucketBans       = []byte("bans")     // kind:target -> Ban
 
 	keySchema   = []byte("schema")
 	keyBoots    = []byte("boots")
@@ -42,7 +43,7 @@ var (
 	keyCreated  = []byte("created")
 	keyAccounts = []byte("accounts") // accounts ever created: none is ever deleted
 
-	allBuckets = [][]byte{bucketMeta, bucketAccounts, bucketCharacters, bucketPlacements, bucketObjects, bucketLedger, bucketHoldings, bucketLeases}
+	allBuckets = [][]byte{bucketMeta, bucketAccounts, bucketCharacters, bucketPlacements, bucketObjects, bucketLedger, bucketHoldings, bucketLeases, bucketBans}
 )
 
 // Config is the [store] section of config.toml.
@@ -300,6 +301,7 @@ var migrations = map[uint64]func(tx *bolt.Tx) error{
 	1: migrateChecksums,
 	2: func(tx *bolt.Tx) error { _, err := tx.CreateBucketIfNotExists(bucketLeases); return err },
 	3: func(tx *bolt.Tx) error { return nil }, // roles: a field the JSON of an account may now carry
+	4: func(tx *bolt.Tx) error { _, err := tx.CreateBucketIfNotExists(bucketBans); return err },
 }
 
 // migrateChecksums rewrites every record and meta number of schema 1 in

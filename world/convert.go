@@ -12,7 +12,7 @@ import (
 func toStore(r *zone.CharRecord) *store.Character {
 	c := &store.Character{
 		Name: r.Name, Epoch: r.Epoch, Arrival: r.Arrival, Created: r.Created,
-		Played: r.Played, Commands: r.Commands, Title: r.Title, Admin: r.Admin,
+		Played: r.Played, Commands: r.Commands, Title: r.Title, Admin: r.Admin, Frozen: r.Frozen,
 		Level: r.Level, Exp: r.Exp, HP: r.HP, Mana: r.Mana, Moves: r.Moves, Gold: r.Gold,
 		Items:    toStoreItems(r.Items),
 		Settings: store.Settings(r.Settings),
@@ -49,7 +49,7 @@ func toStoreItems(items []zone.ItemRecord) []store.Item {
 func fromStore(c *store.Character) *zone.CharRecord {
 	r := &zone.CharRecord{
 		Name: c.Name, Epoch: c.Epoch, Arrival: c.Arrival, Created: c.Created,
-		Played: c.Played, Commands: c.Commands, Title: c.Title, Admin: c.Admin,
+		Played: c.Played, Commands: c.Commands, Title: c.Title, Admin: c.Admin, Frozen: c.Frozen,
 		Level: c.Level, Exp: c.Exp, HP: c.HP, Mana: c.Mana, Moves: c.Moves, Gold: c.Gold,
 		Items:    fromStoreItems(c.Items),
 		Settings: zone.Settings(c.Settings),

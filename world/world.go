@@ -113,6 +113,11 @@ type World struct {
 	leasesLost  atomic.Uint64
 	zoneMetrics *zone.Metrics // immutable after New: the series every zone counts into
 
+	ops   Ops                         // set by SetOps before Start; nil in worlds without a process around them
+	down  countdown                   // a shutdown counting down
+	snoop snoops                      // who watches whom
+	bans  atomic.Pointer[[]store.Ban] // replaced whole on each ban and unban
+
 	gr           goroutines         // every goroutine the world starts
 	zonesRunning sync.WaitGroup     // zone goroutines, for shutdown
 	ctx          context.Context    // immutable after New: parent of every zone's and worker's context
@@ -145,6 +150,9 @@ func New(set *content.Set, db *store.DB, cfg Config, zcfg zone.Config, log *slog
 		w.dir = NewLocalDirectory(LocalOptions{TTL: w.leaseTTL, GenBase: db.Boot() << 32})
 	}
 	w.zoneMetrics = zone.NewMetrics(w.Zones)
+	if err := w.loadBans(); err != nil {
+		return nil, err
+	}
 	w.ctx, w.cancel = context.WithCancel(context.Background())
 	w.list.Store(&[]*zone.Zone{})
 	w.epoch.Store(db.Boot() << 32)
@@ -372,6 +380,7 @@ func (w *World) TakePending(name string, from *zone.Zone) zone.Session {
 // zone before this call. If a login is waiting for the character, the
 // record goes to it instead, in the same zone.
 func (w *World) HandBack(rec *zone.CharRecord, why string) {
+	w.forgetSnoops(rec.Name)
 	if s := w.handBack(rec, why); s != nil {
 		s.Close("The world is shutting down. Please come back in a moment.")
 	}

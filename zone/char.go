@@ -73,7 +73,10 @@ type Player struct {
 	title      string
 	admin      bool
 	builder    bool
-	buildZones []string // a builder limited to these zones; empty is every zone
+	buildZones []string  // a builder limited to these zones; empty is every zone
+	frozen     bool      // an admin froze the player: only quit works (saved)
+	logged     bool      // every line the player types is logged
+	snoopers   []snooper // admins watching the player's screen
 	settings   Settings
 	replyTo    string
 	commands   uint64
@@ -159,7 +162,7 @@ func (z *Zone) newPlayerChar(rec *CharRecord) *Char {
 		created: rec.Created, attrs: z.attrsFromRecord(rec.Attrs),
 		pl: &Player{
 			title: rec.Title, admin: rec.Admin, settings: rec.Settings,
-			builder: rec.Builder, buildZones: rec.BuildZones,
+			builder: rec.Builder, buildZones: rec.BuildZones, frozen: rec.Frozen,
 			commands: rec.Commands, played: rec.Played,
 			anchorZone: rec.AnchorZone, anchorRoom: rec.AnchorRoom,
 			epoch: rec.Epoch, arrival: rec.Arrival,
@@ -206,7 +209,7 @@ func (z *Zone) record(c *Char) *CharRecord {
 	rec := &CharRecord{
 		Name: c.name, Created: c.created, Played: p.played + int64(time.Since(p.arrived)/time.Second),
 		Commands: p.commands, Title: p.title, Admin: p.admin,
-		Builder: p.builder, BuildZones: p.buildZones,
+		Builder: p.builder, BuildZones: p.buildZones, Frozen: p.frozen,
 		Level: c.level, Exp: c.exp, HP: c.hp, Mana: c.mana, Moves: c.mv, Gold: c.gold,
 		Settings: p.settings, Epoch: p.epoch, Arrival: p.arrival,
 		AnchorZone: p.anchorZone, AnchorRoom: p.anchorRoom,

@@ -100,6 +100,19 @@ var cmdTable = []command{
 	{name: "advance", fn: (*Zone).cmdAdvance, exact: true, role: roleAdmin, usage: "advance <player> <level>\n  Set a player's level (in this zone). (admin)"},
 	{name: "grant", fn: (*Zone).cmdGrant, exact: true, role: roleAdmin, usage: grantUsage},
 	{name: "revoke", fn: (*Zone).cmdRevoke, exact: true, role: roleAdmin, usage: grantUsage},
+	{name: "shutdown", fn: (*Zone).cmdShutdown, exact: true, role: roleAdmin, usage: shutdownUsage},
+	{name: "reboot", fn: (*Zone).cmdReboot, exact: true, role: roleAdmin, usage: rebootUsage},
+	{name: "wall", fn: (*Zone).cmdWall, exact: true, role: roleAdmin, usage: wallUsage},
+	{name: "goto", fn: (*Zone).cmdGoto, exact: true, role: roleAdmin, usage: gotoUsage},
+	{name: "transfer", fn: (*Zone).cmdTransfer, exact: true, role: roleAdmin, usage: transferUsage},
+	{name: "stat", fn: (*Zone).cmdStat, exact: true, role: roleAdmin, usage: statUsage},
+	{name: "sessions", fn: (*Zone).cmdSessions, exact: true, role: roleAdmin, usage: sessionsUsage},
+	{name: "ban", fn: (*Zone).cmdBan, exact: true, role: roleAdmin, usage: banUsage},
+	{name: "unban", fn: (*Zone).cmdUnban, exact: true, role: roleAdmin, usage: unbanUsage},
+	{name: "snoop", fn: (*Zone).cmdSnoop, exact: true, role: roleAdmin, usage: snoopUsage},
+	{name: "force", fn: (*Zone).cmdForce, exact: true, role: roleAdmin, usage: forceUsage},
+	{name: "freeze", fn: (*Zone).cmdFreeze, exact: true, role: roleAdmin, usage: freezeUsage},
+	{name: "log", fn: (*Zone).cmdLog, exact: true, role: roleAdmin, usage: logUsage},
 	{name: "backup", fn: (*Zone).cmdBackup, exact: true, role: roleAdmin, usage: "backup\n  Write a consistent copy of the database into the data folder's backups\n  folder while everyone plays on. (admin)"},
 }
 
@@ -111,6 +124,10 @@ func (z *Zone) interpret(c *Char, line string) {
 	}
 	if utf8.RuneCountInString(line) > maxLineRunes {
 		z.sendLine(c, "That is too long to be a command.")
+		return
+	}
+	if c.pl != nil && c.pl.frozen && !strings.EqualFold(firstOf(line), "quit") {
+		z.sendLine(c, frozenRefusal)
 		return
 	}
 	// ' and " are short for say, as on every Diku.

@@ -25,6 +25,7 @@ var (
 	noticeFades       = notice{"$n fades from the world.", "$n fade from the world."}
 	noticeDrifts      = notice{"$n drifts out of the world.", "$n drift out of the world."}
 	noticeArrives     = notice{"$n arrives.", "$n arrive."}
+	noticeVanishes    = notice{"$n vanishes.", "$n vanish."}
 )
 
 // noticeLeaves and noticeArrivesFrom name a direction.

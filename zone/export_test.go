@@ -362,3 +362,13 @@ func PrivilegedCommandsForTest() []PrivilegedCommand {
 	}
 	return out
 }
+
+// MoveIntoForTest moves a player this zone holds into room of dest, on
+// the zone's goroutine, as a walk through an instance entrance will.
+func (z *Zone) MoveIntoForTest(name string, dest *Zone, room string) bool {
+	return z.Heartbeat(0, func() {
+		if c := z.players[name]; c != nil {
+			z.transferOut(c, dest, room, "")
+		}
+	})
+}

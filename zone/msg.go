@@ -142,9 +142,51 @@ type buildersMsg struct {
 // a zone that misses it catches up at its next pulse.
 type reloadMsg struct{}
 
+// statMsg asks for what the zone knows of a player it holds, for an
+// admin's stat; reply runs on the zone goroutine and must only post.
+type statMsg struct {
+	name  string
+	reply func(StatInfo, bool)
+}
+
+// snoopMsg starts (sess set) or ends (sess nil) by's watch of target's
+// screen; a zone that no longer holds target passes it on.
+type snoopMsg struct {
+	target, by string
+	sess       Session
+}
+
+// adminMsg is an admin's act on a player held here (or passed on to the
+// zone that holds them now): freeze, log, teleport.
+type adminMsg struct {
+	op     adminOp
+	target string // whom it acts on
+	by     string // the admin
+	room   string // adminTeleport: the room ref to go to
+	dest   *Zone  // adminTeleport: the zone that holds room; nil: the zone room names
+	note   string // what the admin typed, for the log
+	hops   int    // times passed on: a player always on the move is not chased for ever
+	// reply, if set, is told what came of it (adminLocate: the room and
+	// zone of the target, "" if not here); it runs on this zone's
+	// goroutine and must only post.
+	reply func(result string, zone *Zone)
+}
+
+type adminOp uint8
+
+const (
+	adminFreeze   adminOp = iota + 1 // toggle: frozen players can only quit
+	adminLog                         // toggle: log every line the player types
+	adminTeleport                    // move the player to room
+	adminLocate                      // say where the player is
+)
+
 func (inputMsg) isMsg()     {}
 func (reloadMsg) isMsg()    {}
 func (buildersMsg) isMsg()  {}
+func (statMsg) isMsg()      {}
+func (snoopMsg) isMsg()     {}
+func (adminMsg) isMsg()     {}
 func (rolesMsg) isMsg()     {}
 func (dropMsg) isMsg()      {}
 func (arriveMsg) isMsg()    {}

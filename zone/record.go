@@ -28,6 +28,8 @@ type CharRecord struct {
 	Builder bool
 	// BuildZones limits a builder to these zone ids; empty is every zone.
 	BuildZones []string
+	// Frozen: an admin froze the character; it can only quit.
+	Frozen bool
 
 	Level int
 	Exp   int

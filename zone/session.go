@@ -224,6 +224,9 @@ func (z *Zone) handleInput(m inputMsg) {
 	if p.inputAt.IsZero() {
 		p.inputAt = m.at // the answer's flush ends the round trip
 	}
+	if p.logged || len(p.snoopers) > 0 {
+		z.typed(c, m.sess, m.line)
+	}
 	p.commands++
 	z.dirty(c)
 	if z.pulses.now < c.lagUntil || len(c.pl.pending) > 0 {
@@ -451,6 +454,9 @@ func (z *Zone) flushOne(c *Char, prompt bool) {
 		z.gmcpVitals(c, false)
 	}
 	p.sess.Write(p.out, prompt)
+	if len(p.snoopers) > 0 {
+		z.snoopOut(c, p.out)
+	}
 	if prompt && !p.inputAt.IsZero() {
 		z.met.roundTrip.Observe(time.Since(p.inputAt).Seconds())
 		p.inputAt = time.Time{}

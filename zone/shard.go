@@ -57,6 +57,8 @@ type Shard interface {
 	// RolesOf calls done (which must only post) with a line saying what
 	// roles the named character holds.
 	RolesOf(name string, done func(reply string))
+	// Admin is what admin commands need of the server.
+	Admin() Admin
 }
 
 // Session is a player's connection as a zone sees it: an output sink. The

@@ -601,6 +601,12 @@ func (z *Zone) handle(m msg) {
 		z.catchUp()
 	case buildersMsg:
 		z.handleBuilders(m)
+	case statMsg:
+		z.handleStat(m)
+	case snoopMsg:
+		z.handleSnoop(m)
+	case adminMsg:
+		z.handleAdmin(m)
 	case heartbeatMsg:
 		if m.gen != 0 {
 			z.gen = m.gen

@@ -71,6 +71,7 @@ type Server struct {
 	serving     atomic.Bool          // the listeners are up
 	draining    atomic.Bool          // Shutdown has begun
 	beforeDrain func()               // immutable after Start: Options.BeforeDrain
+	stopReq     chan bool            // an admin's countdown ended: true to reboot
 
 	wg   sync.WaitGroup
 	once sync.Once
@@ -120,7 +121,7 @@ func Start(cfg *config.Config, opt Options) (srv *Server, err error) {
 	if lg == nil {
 		lg = slog.Default()
 	}
-	s := &Server{cfg: cfg, log: lg, beforeDrain: opt.BeforeDrain}
+	s := &Server{cfg: cfg, log: lg, beforeDrain: opt.BeforeDrain, stopReq: make(chan bool, 1)}
 	if cfg.Server.ProfileLocks {
 		// One contended lock in five, and every wait of 100 µs or more.
 		runtime.SetMutexProfileFraction(5)
@@ -178,6 +179,7 @@ func Start(cfg *config.Config, opt Options) (srv *Server, err error) {
 		return nil, err
 	}
 	s.gate = gate.New(s.world, cfg.Gate, lg)
+	s.world.SetOps(ops{s})
 	s.registry = prometheus.NewRegistry()
 	s.registry.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	if err := s.world.Register(s.registry); err != nil {
@@ -409,6 +411,25 @@ func (s *Server) Shutdown(ctx context.Context) error {
 		s.log.Info("server: stopped", "took", time.Since(start).Round(time.Millisecond), "err", err)
 	})
 	return err
+}
+
+// StopRequested delivers an admin's request to stop the server, once a
+// shutdown or reboot countdown has ended: true asks for a reboot. The
+// process (main) then calls Shutdown, and for a reboot starts again.
+func (s *Server) StopRequested() <-chan bool { return s.stopReq }
+
+// ops are the process's operations the world's admin commands use.
+type ops struct{ s *Server }
+
+func (o ops) Sessions() []world.SessionInfo { return o.s.gate.Sessions() }
+func (o ops) Kick(match func(world.SessionInfo) bool, line string) int {
+	return o.s.gate.Kick(match, line)
+}
+func (o ops) Stop(reboot bool) {
+	select {
+	case o.s.stopReq <- reboot:
+	default: // one request is enough
+	}
 }
 
 // requireToken lets through only requests that carry the admin token as

@@ -215,6 +215,10 @@ func capitalise(s string) string {
 // the handshake, and again for every authentication, so an address shut
 // out over telnet cannot try passwords or keys over SSH either.
 func (g *Gate) AddressRefused(remote net.Addr) string {
+	if why := g.w.Banned(addrOf(remote), ""); why != "" {
+		g.refusedBan.Add(1)
+		return why
+	}
 	if g.ipFails.count(g.ipKey(remote)) >= float64(g.cfg.MaxLoginFailures) {
 		g.refusedIP.Add(1)
 		return whyAddressShut

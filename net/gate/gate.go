@@ -131,6 +131,7 @@ type Gate struct {
 	// account's cap; checks counts passwords hashed to check them.
 	refusedTries atomic.Uint64
 	checks       atomic.Uint64
+	refusedBan   atomic.Uint64 // connections and tries refused by an address ban
 	stopping     atomic.Bool
 	met          *metrics // immutable after New
 
@@ -241,6 +242,7 @@ func (g *Gate) admit(addr net.Addr) string {
 func (g *Gate) run(remote net.Addr, front string, mk func(*Session) conn, pre *preAuth) {
 	s := newSession(g, g.nextID.Add(1))
 	s.remote, s.front, s.meters = remote, front, g.met.front(front)
+	s.lastRead.Store(time.Now().UnixNano())
 	s.c = mk(s)
 	g.mu.Lock()
 	g.sessions[s.id] = s

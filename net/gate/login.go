@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"zonemud/internal/logev"
 	"zonemud/world"
 )
 
@@ -75,6 +76,7 @@ func (s *Session) play(route *world.Route) {
 		switch ev.kind {
 		case evLine:
 			s.typed.Store(true)
+			s.lastRead.Store(time.Now().UnixNano())
 			if err := s.lim.Wait(ctx); err != nil {
 				return
 			}
@@ -180,6 +182,11 @@ func (s *Session) login() (string, error) {
 			s.Write([]byte(why+"\n"), false)
 			continue
 		}
+		if why := s.g.w.Banned(addrOf(s.remote), name); why != "" {
+			s.g.log.Info("gate: a banned login was refused", logev.ID(2301), logev.Player(name), logev.Session(s.id), logev.Remote(s.remote.String()))
+			s.Close(why)
+			return "", errLoginOver
+		}
 		acct, err := s.g.w.Account(name)
 		switch {
 		case errors.Is(err, world.ErrNoAccount):
@@ -211,6 +218,11 @@ func (s *Session) preLogin(pre *preAuth) (string, error) {
 	name, why := cleanName(pre.name, s.g.nameTaken)
 	if why != "" {
 		s.Close(why + " Connect again with the name you want as your user name.")
+		return "", errLoginOver
+	}
+	if why := s.g.w.Banned(addrOf(s.remote), name); why != "" {
+		s.g.log.Info("gate: a banned login was refused", logev.ID(2301), logev.Player(name), logev.Session(s.id), logev.Remote(s.remote.String()))
+		s.Close(why)
 		return "", errLoginOver
 	}
 	acct, err := s.g.w.Account(name)

@@ -86,6 +86,7 @@ func newMetrics(g *Gate) *metrics {
 	m.funcs = []prometheus.Collector{
 		cf("login_password_checks_total", "Passwords hashed to check a login.", g.checks.Load),
 		cf("connections_refused_address_total", "Connections and tries refused because their address was shut out or over its connection cap.", g.refusedIP.Load),
+		cf("connections_refused_banned_total", "Connections and tries refused because their address is banned.", g.refusedBan.Load),
 		cf("login_refused_account_total", "Password tries refused, unchecked, by their account's cap.", g.refusedTries.Load),
 		cf("mccp_in_bytes_total", "Bytes of output put into MCCP2 compression.", m.mccpIn.Load),
 		cf("mccp_out_bytes_total", "Bytes MCCP2 compression made of them.", m.mccpOut.Load),

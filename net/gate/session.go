@@ -31,6 +31,9 @@ type Session struct {
 	meters frontMeters // immutable
 	out    outQueue
 	name   atomic.Pointer[string] // atomic: set once logged in
+	// lastRead is when the client last sent a line (unix ns), for the
+	// admin's idle times.
+	lastRead atomic.Int64
 
 	route atomic.Pointer[world.Route] // atomic: set by the reader once the character is in the world
 

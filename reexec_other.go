@@ -1,0 +1,10 @@
+//go:build !unix
+
+package main
+
+import "errors"
+
+// execSelf cannot replace the process here; the supervisor restarts it.
+func execSelf(exe string, args, env []string) error {
+	return errors.New("this system cannot replace a running process")
+}
