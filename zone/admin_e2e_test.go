@@ -37,3 +37,21 @@ func TestAdmin_NoTransferIntoAnInstanceCopy(t *testing.T) {
 	bob.Expect("Emberfall Square")
 	ada.DoExpect("goto emberfall:room:inn", "The Banked Fire")
 }
+
+// A builder's goto takes them only into the zones they build.
+func TestBuilder_GotoOnlyIntoTheirZones(t *testing.T) {
+	cfg := servertest.Config(t)
+	cfg.World.Admins = []string{"Ada"}
+	srv := servertest.Start(t, cfg)
+	ada := servertest.Dial(t, srv.TelnetAddr())
+	ada.Create("Ada", "secret-ada")
+	bob := servertest.Dial(t, srv.TelnetAddr())
+	bob.Create("Bob", "secret-bob")
+	ada.DoExpect("grant bob builder ashridge", "Bob is now a builder of ashridge.")
+	bob.Expect("You are now a builder.")
+	bob.DoExpect("goto whisperwood:room:forest_edge", "You build only in ashridge; goto takes you there.")
+	bob.DoExpect("goto ashridge:room:ridge_road", "Ridge Road")
+	ada.DoExpect("goto emberfall:room:inn", "The Banked Fire")
+	bob.DoExpect("goto ada", "You build only in ashridge")
+	ada.DoExpect("goto bob", "Ridge Road")
+}

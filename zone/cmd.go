@@ -103,7 +103,7 @@ var cmdTable = []command{
 	{name: "shutdown", fn: (*Zone).cmdShutdown, exact: true, role: roleAdmin, usage: shutdownUsage},
 	{name: "reboot", fn: (*Zone).cmdReboot, exact: true, role: roleAdmin, usage: rebootUsage},
 	{name: "wall", fn: (*Zone).cmdWall, exact: true, role: roleAdmin, usage: wallUsage},
-	{name: "goto", fn: (*Zone).cmdGoto, exact: true, role: roleAdmin, usage: gotoUsage},
+	{name: "goto", fn: (*Zone).cmdGoto, exact: true, role: roleBuilder, usage: gotoUsage},
 	{name: "transfer", fn: (*Zone).cmdTransfer, exact: true, role: roleAdmin, usage: transferUsage},
 	{name: "stat", fn: (*Zone).cmdStat, exact: true, role: roleAdmin, usage: statUsage},
 	{name: "sessions", fn: (*Zone).cmdSessions, exact: true, role: roleAdmin, usage: sessionsUsage},

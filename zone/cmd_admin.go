@@ -29,7 +29,8 @@ const wallUsage = `wall <message>
 
 const gotoUsage = `goto <player> | goto <room ref>
   Go to a player, or to a room by its ref (emberfall:room:square), at
-  once. Instance copies are entered through their entrances. (admin)`
+  once. Instance copies are entered through their entrances. A builder
+  goes only into the zones they build. (builder)`
 
 const transferUsage = `transfer <player> [room ref]
   Bring a player to you, or send them to a room. (admin)`
@@ -112,7 +113,12 @@ func (z *Zone) cmdGoto(c *Char, args string) {
 		z.sendLine(c, "Go where? "+gotoUsage)
 		return
 	case strings.Contains(target, ":"):
-		if why := z.teleport(c, strings.ToLower(target), nil, ""); why != "" {
+		target = strings.ToLower(target)
+		if why := buildRefusal(c, parseRef(target).zone); why != "" {
+			z.sendLine(c, why)
+			return
+		}
+		if why := z.teleport(c, target, nil, ""); why != "" {
 			z.sendLine(c, why)
 			return
 		}
@@ -304,6 +310,9 @@ func (z *Zone) handleAdmin(m adminMsg) {
 		note := ""
 		if c.name != m.by {
 			note = "{Y}" + m.by + " has moved you.{x}"
+		} else if why := buildRefusal(c, destTemplate(m)); why != "" {
+			z.sendLine(c, why)
+			return
 		}
 		if why := z.teleport(c, m.room, m.dest, note); why != "" {
 			if c.name == m.by {
@@ -393,6 +402,23 @@ func (z *Zone) teleport(c *Char, ref string, dest *Zone, note string) string {
 	z.presence(c.room, c, c, noticeVanishes)
 	z.transferOut(c, dest, ref, "")
 	return ""
+}
+
+// buildRefusal says why c may not go into a zone of template by goto, or
+// "": a builder goes only into the zones they build.
+func buildRefusal(c *Char, template string) string {
+	if c.mayBuild(template) {
+		return ""
+	}
+	return "You build only in " + describeZones(c.pl.buildZones) + "; goto takes you there."
+}
+
+// destTemplate is the template of the zone a teleport leads into.
+func destTemplate(m adminMsg) string {
+	if m.dest != nil {
+		return m.dest.Template()
+	}
+	return parseRef(m.room).zone
 }
 
 // handleStat answers an admin's stat of a player held here.
