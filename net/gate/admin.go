@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"zonemud/world"
-	"zonemud/world/content"
 )
 
 // What the admin commands see of the gate (world.Ops): every connection,
@@ -61,15 +60,15 @@ func (s *Session) info() world.SessionInfo {
 }
 
 // colorName names a colour level as the color command does.
-func colorName(l content.ColorLevel) string {
+func colorName(l world.ColorLevel) string {
 	switch l {
-	case content.ColorNone:
+	case world.ColorNone:
 		return "off"
-	case content.Color16:
+	case world.Color16:
 		return "16"
-	case content.Color256:
+	case world.Color256:
 		return "256"
-	case content.ColorTrue:
+	case world.ColorTrue:
 		return "truecolor"
 	}
 	return strconv.Itoa(int(l))
