@@ -13,22 +13,31 @@ import (
 	"zonemud/zone"
 )
 
+// nullSession is a session that keeps what it was sent.
 type nullSession struct {
-	mu  sync.Mutex
-	out strings.Builder
+	id     uint64 // 0: 4242
+	shut   atomic.Bool
+	mu     sync.Mutex
+	out    strings.Builder
+	closes atomic.Int32
 }
 
-func (s *nullSession) ID() uint64 { return 4242 }
+func (s *nullSession) ID() uint64 {
+	if s.id == 0 {
+		return 4242
+	}
+	return s.id
+}
 func (s *nullSession) Write(p []byte, b bool) bool {
 	s.mu.Lock()
 	s.out.Write(p)
 	s.mu.Unlock()
 	return true
 }
-func (s *nullSession) Close(string)            {}
+func (s *nullSession) Close(string)            { s.closes.Add(1); s.shut.Store(true) }
 func (s *nullSession) Width() int              { return 80 }
 func (s *nullSession) GMCP(string, any)        {}
-func (s *nullSession) Closed() bool            { return false }
+func (s *nullSession) Closed() bool            { return s.shut.Load() }
 func (s *nullSession) Client() zone.ClientInfo { return zone.ClientInfo{} }
 func (s *nullSession) SetColor(int)            {}
 
