@@ -3,8 +3,11 @@ package sshd
 import (
 	"bytes"
 	"io"
+	"log/slog"
+	"net"
 	"strings"
 	"testing"
+	"time"
 
 	gossh "golang.org/x/crypto/ssh"
 )
@@ -64,5 +67,24 @@ func TestCleanTermAndClamp(t *testing.T) {
 	}
 	if clampDim(0) != 0 || clampDim(65535) != maxDim || clampDim(1<<32-1) != maxDim || clampDim(80) != 80 {
 		t.Fatal("clampDim")
+	}
+}
+
+// A connection whose last session ends after the connection was closed
+// (shutdown closes connections while their sessions wind down) keeps its
+// idle timer stopped: a timer that fired later would act, and log, for a
+// connection that is gone.
+func TestConn_IdleTimerStaysStoppedAfterClose(t *testing.T) {
+	a, b := net.Pipe()
+	defer b.Close()
+	s := &Server{idle: time.Hour, conns: map[*conn]struct{}{}, log: slog.New(slog.DiscardHandler)}
+	c := s.newConn(a)
+	c.sessionStarted()
+	if err := c.Close(); err != nil {
+		t.Fatal(err)
+	}
+	c.sessionEnded()
+	if c.idle.Stop() {
+		t.Fatal("the idle timer was armed again after the connection closed")
 	}
 }

@@ -226,6 +226,7 @@ type conn struct {
 	mu       sync.Mutex
 	sessions int         // guarded by mu: game sessions running
 	idle     *time.Timer // immutable after newConn; Reset and Stop under mu
+	closed   bool        // guarded by mu: Close ran; the idle timer stays stopped
 
 	closeOnce sync.Once
 	closeErr  error
@@ -274,7 +275,7 @@ func (c *conn) sessionStarted() {
 func (c *conn) sessionEnded() {
 	c.mu.Lock()
 	c.sessions--
-	if c.sessions == 0 {
+	if c.sessions == 0 && !c.closed {
 		c.idle.Reset(c.s.idle)
 	}
 	c.mu.Unlock()
@@ -284,6 +285,7 @@ func (c *conn) sessionEnded() {
 func (c *conn) Close() error {
 	c.closeOnce.Do(func() {
 		c.mu.Lock()
+		c.closed = true
 		c.idle.Stop()
 		c.mu.Unlock()
 		c.closeErr = c.Conn.Close()
