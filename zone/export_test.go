@@ -73,8 +73,9 @@ func (z *Zone) DrainForTest() {
 // zone by hand see every line at once, as a player does a gap later.
 func (z *Zone) flushNowForTest() {
 	for _, c := range z.flushList {
-		if c.pl != nil {
+		if c.pl != nil && !c.pl.urgent {
 			c.pl.urgent = true
+			z.urgentList = append(z.urgentList, c)
 		}
 	}
 	z.flush()
@@ -371,4 +372,16 @@ func (z *Zone) MoveIntoForTest(name string, dest *Zone, room string) bool {
 			z.transferOut(c, dest, room, "")
 		}
 	})
+}
+
+// WaitingConsistentForTest reports whether the zone's count of players with
+// output waiting matches its players.
+func (z *Zone) WaitingConsistentForTest() bool {
+	n := 0
+	for _, c := range z.players {
+		if c.pl.queued {
+			n++
+		}
+	}
+	return n == z.waiting
 }

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"zonemud/zone"
@@ -147,6 +148,9 @@ func TestZone_OthersTalkWaitsOutTheGap(t *testing.T) {
 	if !z.FlushDueForTest().IsZero() {
 		t.Fatal("nothing waits, yet a flush is due")
 	}
+	if !z.WaitingConsistentForTest() {
+		t.Fatal("the zone's count of waiting players is off")
+	}
 
 	// With no gap, others' talk goes out with its batch.
 	z.SetFlushGapForTest(0)
@@ -155,6 +159,49 @@ func TestZone_OthersTalkWaitsOutTheGap(t *testing.T) {
 	if got := hearer.take(); len(got) != 1 || !strings.Contains(got[0], "three") {
 		t.Fatalf("without a gap the hearer got %q", got)
 	}
+}
+
+// Talk keeps coming faster than the gap, batch after batch: a hearer's
+// waiting output still goes out about once a gap, never starved by the
+// stream that fills it.
+func TestZone_GapHoldsUnderASteadyStream(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		z := crowdZone(t, 0)
+		const gap = 40 * time.Millisecond
+		z.SetFlushGapForTest(gap)
+		talker := arrive(t, z, "Talker")
+		hearer := arrive(t, z, "Hearer")
+		talker.take()
+		hearer.take()
+		start := time.Now()
+		var flushedAt []time.Duration
+		lines := 0
+		for i := 1; i <= 100; i++ { // a say every 2 ms for 200 ms
+			time.Sleep(2 * time.Millisecond)
+			z.QueueInputForTest(talker, uint64(i), fmt.Sprintf("say n%d", i))
+			z.BatchForTest()
+			for _, w := range hearer.take() {
+				flushedAt = append(flushedAt, time.Since(start))
+				lines += strings.Count(w, "says,")
+			}
+		}
+		if len(flushedAt) < 3 || len(flushedAt) > 6 {
+			t.Fatalf("the hearer was flushed %d times in 200 ms with a %v gap: at %v", len(flushedAt), gap, flushedAt)
+		}
+		for i := 1; i < len(flushedAt); i++ {
+			if d := flushedAt[i] - flushedAt[i-1]; d < gap || d > gap+gap/4+2*time.Millisecond {
+				t.Fatalf("flushes %v apart, want %v to %v: at %v", d, gap, gap+gap/4, flushedAt)
+			}
+		}
+		if !z.WaitingConsistentForTest() {
+			t.Fatal("the zone's count of waiting players is off")
+		}
+		z.DrainForTest()
+		lines += strings.Count(strings.Join(hearer.take(), ""), "says,")
+		if lines != 100 {
+			t.Fatalf("the hearer got %d of 100 lines", lines)
+		}
+	})
 }
 
 // Past the crowd size, comings and goings are gathered for a pulse and told
@@ -198,6 +245,9 @@ func TestZone_CrowdComingsAreSummarised(t *testing.T) {
 	// Two leave: both named.
 	z.InputForTest(late[0], 1, "quit")
 	z.InputForTest(late[1], 1, "quit")
+	if !z.WaitingConsistentForTest() {
+		t.Fatal("the zone's count of waiting players is off after quits")
+	}
 	first[0].take()
 	z.TickForTest()
 	z.DrainForTest()

@@ -351,6 +351,7 @@ func (z *Zone) sendLine(c *Char, text string) {
 	p.out = append(p.out, '\n')
 	if !p.queued {
 		p.queued = true
+		z.waiting++
 		z.flushList = append(z.flushList, c)
 	}
 }
@@ -361,9 +362,13 @@ func (z *Zone) prompt(c *Char) {
 	if p.sess == nil {
 		return
 	}
-	p.urgent = true // an answer: it goes out with this batch
+	if !p.urgent { // an answer: it goes out with this batch
+		p.urgent = true
+		z.urgentList = append(z.urgentList, c)
+	}
 	if !p.queued {
 		p.queued = true
+		z.waiting++
 		z.flushList = append(z.flushList, c)
 	}
 }
@@ -377,16 +382,19 @@ func (z *Zone) promptText(c *Char) string {
 }
 
 // flushGap is the least time between two flushes of output a player did
-// not ask for (other players' talk, comings and goings). In a crowd such
-// lines come faster than anyone reads; gathering them for a moment turns a
-// write per line into a write per gap. A player's own answer (anything
-// that asked for a prompt) goes out with its batch, carrying whatever
-// waited, and output after a quiet spell goes at once.
+// not ask for (other players' talk, comings and goings): once such output
+// waits, it goes out a gap after the player's last flush (a quarter gap
+// later at most). In a crowd such lines come faster than anyone reads;
+// gathering them turns a write per line into a write per gap. A player's own answer
+// (anything that asked for a prompt) goes out with its batch, carrying
+// whatever waited, and output after a quiet spell goes at once.
 const flushGap = 50 * time.Millisecond
 
-// flush hands waiting output, with a prompt, to each player's session: now
-// if it answers the player or the player's last flush was flushGap ago,
-// else when the gap is over (flushDue).
+// flush hands waiting output, with a prompt, to players' sessions: those
+// the batch answered, and those whose gap is over. The flush list is
+// scanned whole only when the earliest waiting player falls due (flushDue),
+// so a zone that holds a crowd's waiting output does not walk it every
+// batch.
 func (z *Zone) flush() {
 	z.owner.check()
 	if z.vm != nil && time.Since(z.luaAt) > time.Second {
@@ -394,41 +402,79 @@ func (z *Zone) flush() {
 		z.luaAt = time.Now()
 	}
 	z.publishRoster()
-	z.flushDue = time.Time{}
-	if len(z.flushList) == 0 {
+	if len(z.urgentList) == 0 && len(z.flushList) == 0 {
+		z.flushDue, z.flushSeen = time.Time{}, 0
 		return
 	}
 	now := time.Now()
-	keep := z.flushList[:0]
-	for _, c := range z.flushList {
+	for i, c := range z.urgentList {
+		z.urgentList[i] = nil
+		if p := c.pl; p != nil && p.urgent {
+			p.urgent = false
+			if p.queued {
+				p.lastFlush = now
+				z.flushOne(c, true)
+			}
+		}
+	}
+	z.urgentList = z.urgentList[:0]
+	if z.waiting == 0 {
+		// The answers took everything that waited.
+		clear(z.flushList)
+		z.flushList, z.flushDue, z.flushSeen = z.flushList[:0], time.Time{}, 0
+		return
+	}
+	// Entries from flushSeen on joined since the last look; the rest wait
+	// for flushDue.
+	from := z.flushSeen
+	full := !z.flushDue.IsZero() && !now.Before(z.flushDue)
+	if full {
+		from, z.flushDue = 0, time.Time{}
+	}
+	keep := z.flushList[:from]
+	for _, c := range z.flushList[from:] {
 		p := c.pl
 		if p == nil || !p.queued {
 			continue
 		}
-		if due := p.lastFlush.Add(z.gap); !p.urgent && now.Before(due) {
+		if at := p.lastFlush.Add(z.gap); now.Before(at) {
 			keep = append(keep, c)
-			if z.flushDue.IsZero() || due.Before(z.flushDue) {
-				z.flushDue = due
+			if z.flushDue.IsZero() || at.Before(z.flushDue) {
+				z.flushDue = at
 			}
 			continue
 		}
-		p.urgent = false
 		p.lastFlush = now
 		z.flushOne(c, true)
 	}
 	clear(z.flushList[len(keep):])
 	z.flushList = keep
+	z.flushSeen = len(keep)
+	// Whole scans a quarter gap apart at most: a player's waiting output
+	// may wait up to a quarter gap more, and a crowd whose gaps end at
+	// scattered moments costs a few scans a gap, not one a batch.
+	if next := now.Add(z.gap / 4); full && !z.flushDue.IsZero() && z.flushDue.Before(next) {
+		z.flushDue = next
+	}
 }
 
 // unqueue takes c off the flush list: c is leaving this zone's hands.
 func (z *Zone) unqueue(c *Char) {
-	if c.pl == nil || !c.pl.queued {
+	if c.pl == nil {
+		return
+	}
+	c.pl.urgent = false // its urgentList entry is passed over
+	if !c.pl.queued {
 		return
 	}
 	c.pl.queued = false
+	z.waiting--
 	for i, o := range z.flushList {
 		if o == c {
 			z.flushList = append(z.flushList[:i], z.flushList[i+1:]...)
+			if i < z.flushSeen {
+				z.flushSeen--
+			}
 			return
 		}
 	}
@@ -445,6 +491,7 @@ func (z *Zone) flushOne(c *Char, prompt bool) {
 		return
 	}
 	p.queued = false
+	z.waiting--
 	if p.sess == nil || (!prompt && len(p.out) == 0) {
 		z.freeOut(p)
 		return

@@ -110,6 +110,9 @@ type Zone struct {
 	outFree        [][]byte  // spare output buffers (session.go)
 	newsRooms      []*Room   // crowded rooms with comings and goings to tell
 	flushDue       time.Time // when the next waiting output is due, if any (flush)
+	flushSeen      int       // flushList entries looked at by the last flush
+	waiting        int       // players with queued set: output waiting for a flush
+	urgentList     []*Char   // players whose output answers them: flushed with the batch
 	gap            time.Duration
 	gen            uint64 // the lease generation saves carry (heartbeatMsg changes it)
 	stopping       bool
