@@ -1,6 +1,7 @@
 package zone
 
 import (
+	"encoding/json"
 	"strconv"
 
 	"zonemud/world/content"
@@ -54,7 +55,12 @@ type gmcpChannelText struct {
 // gmcpChannel sends a room's speech to GMCP clients other than the speaker
 // (the speaker gets its own copy too: clients log both sides).
 func (z *Zone) gmcpChannel(room *Room, from *Char, channel, text string) {
-	msg := gmcpChannelText{Channel: channel, Talker: from.short(), Text: content.StripMarkup(text)}
+	// Encoded once for the whole room, not once per listener.
+	b, err := json.Marshal(gmcpChannelText{Channel: channel, Talker: from.short(), Text: content.StripMarkup(text)})
+	if err != nil {
+		return // three strings always encode
+	}
+	var msg any = json.RawMessage(b)
 	for _, o := range room.people {
 		if o.pl != nil && o.pl.sess != nil {
 			o.pl.sess.GMCP("Comm.Channel.Text", msg)

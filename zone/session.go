@@ -388,7 +388,7 @@ func (z *Zone) promptText(c *Char) string {
 // gathering them turns a write per line into a write per gap. A player's own answer
 // (anything that asked for a prompt) goes out with its batch, carrying
 // whatever waited, and output after a quiet spell goes at once.
-const flushGap = 50 * time.Millisecond
+const flushGap = 100 * time.Millisecond
 
 // flush hands waiting output, with a prompt, to players' sessions: those
 // the batch answered, and those whose gap is over. The flush list is

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"math"
+	"os"
 	"time"
 )
 
@@ -29,6 +30,8 @@ type monitor struct {
 	winFirstAt      int64      // its mono()
 	winLast         procSample // last sample inside the window
 	winLastAt       int64
+	selfFirst       procSample // the load tool's own, at the same moments
+	selfLast        procSample
 	playMax         int64 // largest resident set inside the window
 	quitMax         int64 // largest resident set once the quit storm began
 	last            procSample
@@ -96,10 +99,11 @@ func (m *monitor) sample() {
 		} else {
 			m.last = s
 			if inWin {
+				self, _ := readProc("/proc", os.Getpid())
 				if m.winFirstAt == 0 {
-					m.winFirst, m.winFirstAt = s, now
+					m.winFirst, m.winFirstAt, m.selfFirst = s, now, self
 				}
-				m.winLast, m.winLastAt = s, now
+				m.winLast, m.winLastAt, m.selfLast = s, now, self
 				m.playMax = max(m.playMax, s.rss)
 			}
 			if stopAt != 0 && now >= stopAt {
@@ -130,8 +134,9 @@ func (m *monitor) sample() {
 type Server struct {
 	PID int
 	// CPU is the server's CPU time over the window as a share of one core
-	// (1.5 is one and a half cores busy).
-	CPU float64
+	// (1.5 is one and a half cores busy); ToolCPU the load tool's own, to
+	// tell a server's limit from the tool's.
+	CPU, ToolCPU float64
 	// RSSBase is the resident set before the first bot connected; RSSPlay
 	// the largest inside the window; RSSQuit the largest from the quit
 	// storm to the end; RSSEnd the last sample.
@@ -154,6 +159,7 @@ func (m *monitor) server(loggedIn int) *Server {
 	if r.cfg.PID != 0 {
 		if m.winLastAt > m.winFirstAt {
 			s.CPU = float64(m.winLast.cpu-m.winFirst.cpu) / float64(m.winLastAt-m.winFirstAt)
+			s.ToolCPU = float64(m.selfLast.cpu-m.selfFirst.cpu) / float64(m.winLastAt-m.winFirstAt)
 		}
 		s.RSSBase, s.RSSPlay, s.RSSQuit, s.RSSEnd = m.base.rss, m.playMax, m.quitMax, m.last.rss
 		if loggedIn > 0 && m.haveBase && m.playMax > 0 {

@@ -255,7 +255,7 @@ func (s *Summary) Text() string {
 	}
 	if v := s.Server; v != nil {
 		if v.PID != 0 {
-			fmt.Fprintf(&b, "server pid %d: CPU %.0f%% of one core over the window\n", v.PID, 100*v.CPU)
+			fmt.Fprintf(&b, "server pid %d: CPU %.0f%% of one core over the window (the load tool: %.0f%%)\n", v.PID, 100*v.CPU, 100*v.ToolCPU)
 			fmt.Fprintf(&b, "server RSS: %s before, %s in play (%s per player), %s at most from the quit on, %s at the end\n",
 				mib(v.RSSBase), mib(v.RSSPlay), kib(v.PerPlayer), mib(v.RSSQuit), mib(v.RSSEnd))
 		}
@@ -353,6 +353,7 @@ func (s *Summary) JSON() ([]byte, error) {
 	type server struct {
 		PID         int        `json:"pid,omitempty"`
 		CPU         float64    `json:"cpu_cores"`
+		ToolCPU     float64    `json:"tool_cpu_cores"`
 		RSSBase     int64      `json:"rss_base_bytes"`
 		RSSPlay     int64      `json:"rss_play_bytes"`
 		RSSQuit     int64      `json:"rss_quit_bytes"`
@@ -365,7 +366,7 @@ func (s *Summary) JSON() ([]byte, error) {
 	}
 	var srv *server
 	if v := s.Server; v != nil {
-		srv = &server{PID: v.PID, CPU: v.CPU, RSSBase: v.RSSBase, RSSPlay: v.RSSPlay, RSSQuit: v.RSSQuit,
+		srv = &server{PID: v.PID, CPU: v.CPU, ToolCPU: v.ToolCPU, RSSBase: v.RSSBase, RSSPlay: v.RSSPlay, RSSQuit: v.RSSQuit,
 			RSSEnd: v.RSSEnd, PerPlayer: v.PerPlayer, WatchErrors: v.Errors, Writes: v.Writes, Lines: v.Lines}
 		for _, z := range v.Lateness {
 			f := func(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }

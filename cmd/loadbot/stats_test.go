@@ -144,7 +144,7 @@ unsolicited prompts: 1234; disconnects: 0
 	got := s.Text()
 	for _, want := range []string{
 		"quit: 998 bots quit at once; farewell p50 300ms p99 900ms last 1200ms; 1 without one",
-		"server pid 42: CPU 93% of one core over the window",
+		"server pid 42: CPU 93% of one core over the window (the load tool: 0%)",
 		"server RSS: 14.0 MiB before, 114.0 MiB in play (100.0 KiB per player), 100.0 MiB at most from the quit on, 90.0 MiB at the end",
 		"pulse lateness (worst zones first): emberfall worst 12ms p99 <= 5ms of 240;",
 	} {

@@ -60,12 +60,19 @@ func (d *decoder) feed(p []byte, text func([]byte), onMark func(mark)) {
 		c := p[i]
 		switch d.state {
 		case stateData:
-			if c == cmdIAC {
-				if i > start {
-					text(p[start:i])
+			if c != cmdIAC {
+				// Skip to the next IAC at once: text is nearly all a bot reads.
+				j := bytes.IndexByte(p[i:], cmdIAC)
+				if j < 0 {
+					i = len(p) - 1
+					continue
 				}
-				d.state = stateIAC
+				i += j
 			}
+			if i > start {
+				text(p[start:i])
+			}
+			d.state = stateIAC
 			continue
 		case stateIAC:
 			d.state = stateData
@@ -201,11 +208,22 @@ func (s *stream) feed(p []byte) int {
 }
 
 func (s *stream) onText(p []byte) {
-	for _, c := range p {
-		if c == '\r' || c == 0 {
-			continue
+	// Only the last two bytes matter (CR and NUL aside): find them from
+	// the end, so a long run costs nothing per byte here.
+	var tail [2]byte
+	n := 0
+	for i := len(p) - 1; i >= 0 && n < 2; i-- {
+		if c := p[i]; c != '\r' && c != 0 {
+			tail[1-n] = c
+			n++
 		}
-		s.last2 = s.last2<<8 | uint16(c)
+	}
+	switch n {
+	case 2:
+		s.last2 = uint16(tail[0])<<8 | uint16(tail[1])
+		s.fresh = true
+	case 1:
+		s.last2 = s.last2<<8 | uint16(tail[1])
 		s.fresh = true
 	}
 	if s.armed && !s.matched {

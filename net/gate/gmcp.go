@@ -48,6 +48,7 @@ func (s *Session) handleGMCP(pkg string, data []byte) {
 				s.gmcpPkgs[name] = true
 			}
 		}
+		s.gmcpAny.Store(len(s.gmcpPkgs) > 0)
 		s.mu.Unlock()
 	case "core.ping":
 		s.raw(s.c.gmcpFrame("Core.Ping", nil))

@@ -53,6 +53,7 @@ type Session struct {
 
 	mu       sync.Mutex
 	gmcpPkgs map[string]bool // guarded by mu: packages the client asked for, lower case
+	gmcpAny  atomic.Bool     // the client has asked for a package (set under mu)
 
 	seq uint64 // reader goroutine only: lines posted
 	lim *rate.Limiter
@@ -155,15 +156,20 @@ func (s *Session) Width() int {
 }
 
 // GMCP sends an out-of-band message if the client enabled GMCP and asked for
-// the package (or its parent: "Room" covers "Room.Info").
+// the package (or its parent: "Room" covers "Room.Info"). data is encoded
+// as JSON, unless it is a json.RawMessage: a sender telling many clients
+// the same thing encodes it once.
 func (s *Session) GMCP(pkg string, data any) {
 	if !s.wantsGMCP(pkg) {
 		return
 	}
-	b, err := json.Marshal(data)
-	if err != nil {
-		s.g.log.Warn("gate: GMCP payload does not encode", "pkg", pkg, "err", err)
-		return
+	b, ok := data.(json.RawMessage)
+	if !ok {
+		var err error
+		if b, err = json.Marshal(data); err != nil {
+			s.g.log.Warn("gate: GMCP payload does not encode", "pkg", pkg, "err", err)
+			return
+		}
 	}
 	if f := s.c.gmcpFrame(pkg, b); f != nil {
 		s.raw(f)
@@ -171,6 +177,9 @@ func (s *Session) GMCP(pkg string, data any) {
 }
 
 func (s *Session) wantsGMCP(pkg string) bool {
+	if !s.gmcpAny.Load() {
+		return false // most clients never ask: no lock for them
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if len(s.gmcpPkgs) == 0 {

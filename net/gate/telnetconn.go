@@ -3,6 +3,7 @@ package gate
 import (
 	"net"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"zonemud/net/telnet"
@@ -15,11 +16,26 @@ type telnetConn struct {
 	o   *telnet.Options
 	dec *telnet.Decoder // reader goroutine only
 	enc *telnet.Encoder // writer goroutine only
+	// depth is colorDepth's answer, worked out when the client says more
+	// about itself: the writer asks for every burst. atomic: written by
+	// the reader, read by the writer.
+	depth atomic.Int32
 }
 
 func newTelnetConn(c net.Conn, cfg telnet.Config, reply func([]byte)) *telnetConn {
 	o := telnet.NewOptions(cfg)
-	return &telnetConn{c: c, o: o, dec: telnet.NewDecoder(c, o, reply), enc: telnet.NewEncoder(c, o)}
+	t := &telnetConn{c: c, o: o, dec: telnet.NewDecoder(c, o, reply), enc: telnet.NewEncoder(c, o)}
+	t.noteClient()
+	return t
+}
+
+// noteClient works out the colour depth again from what the client said.
+func (t *telnetConn) noteClient() {
+	d := int32(colorOf(t.o.ColorLevel()))
+	if t.o.ScreenReader() {
+		d |= 1 << 8
+	}
+	t.depth.Store(d)
 }
 
 func (t *telnetConn) next() (event, error) {
@@ -36,6 +52,7 @@ func (t *telnetConn) next() (event, error) {
 		case telnet.Resize:
 			return event{kind: evResize}, nil
 		case telnet.ClientChanged:
+			t.noteClient()
 			return event{kind: evClient}, nil
 		case telnet.GMCPMessage:
 			return event{kind: evGMCP, pkg: e.Package, data: e.Data}, nil
@@ -81,7 +98,8 @@ func (t *telnetConn) gmcpFrame(pkg string, json []byte) []byte {
 }
 
 func (t *telnetConn) colorDepth() (world.ColorLevel, bool) {
-	return colorOf(t.o.ColorLevel()), t.o.ScreenReader()
+	d := t.depth.Load()
+	return world.ColorLevel(d & 0xff), d&(1<<8) != 0
 }
 
 func colorOf(l telnet.ColorLevel) world.ColorLevel {

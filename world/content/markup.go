@@ -69,12 +69,13 @@ var named = map[byte]struct {
 	'C': {96, [3]uint8{0, 255, 255}}, 'W': {97, [3]uint8{255, 255, 255}},
 }
 
-// namedSGR holds the escape sequences of the named colours, SGR 30 to 37
-// and 90 to 97, indexed by SGR-30, so rendering them allocates nothing.
-var namedSGR = func() [68]string {
-	var t [68]string
-	for i := range t {
-		t[i] = "\x1b[" + strconv.Itoa(30+i) + "m"
+// namedSGRByCode is the escape sequence of each named colour by its code
+// letter ("" for a byte that names none): rendering a named colour, the
+// commonest code by far, is one index.
+var namedSGRByCode = func() [256]string {
+	var t [256]string
+	for c, n := range named {
+		t[c] = "\x1b[" + strconv.Itoa(n.sgr) + "m"
 	}
 	return t
 }()
@@ -186,14 +187,14 @@ func codeSGR(code string, level ColorLevel) (string, bool) {
 	}
 	var rgb [3]uint8
 	if len(code) == 1 {
-		n, ok := named[code[0]]
-		if !ok {
+		sgr := namedSGRByCode[code[0]]
+		if sgr == "" {
 			return "", false
 		}
 		if level == Color16 || level == Color256 || level == ColorTrue {
 			// Named colours look the same on every level: the client's own
 			// palette is what players chose.
-			return namedSGR[n.sgr-30], true
+			return sgr, true
 		}
 		return "", true
 	}

@@ -68,3 +68,14 @@ func FuzzRenderMarkup(f *testing.F) {
 		}
 	})
 }
+
+// BenchmarkRenderMarkup renders a line as a crowd's say is rendered for
+// every hearer.
+func BenchmarkRenderMarkup(b *testing.B) {
+	line := []byte("Botabc says, '{W}hello{x}'\n")
+	dst := make([]byte, 0, 256)
+	b.ReportAllocs()
+	for b.Loop() {
+		dst = RenderMarkup(dst[:0], line, Color256)
+	}
+}
