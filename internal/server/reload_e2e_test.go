@@ -11,6 +11,7 @@ import (
 
 	"zonemud/internal/server"
 	"zonemud/internal/servertest"
+	"zonemud/world/content"
 	"zonemud/zone"
 )
 
@@ -203,5 +204,280 @@ func TestReload_SyntaxErrorToldToBuilderWorldKeepsRunning(t *testing.T) {
 	builder.DoExpect("areas", "emberfall.toml")
 	if got := string(player.Raw()); strings.Contains(got, "Reload refused") || strings.Contains(got, "Reload applied") {
 		t.Errorf("a player with no role was told of reloads: %q", got)
+	}
+}
+
+// squareExits is the square's exits line in the starter world.
+const squareExits = `exits = { north = "north_street", south = "inn", west = "market", east = "cinder_lane" }`
+
+// waitUntil waits through reloads after seq until cond holds of the
+// world, and returns the report that made it so.
+func waitUntil(t *testing.T, srv *server.Server, seq uint64, cond func() bool) zone.ReloadReport {
+	t.Helper()
+	for {
+		rep := waitReport(t, srv, seq)
+		if cond() {
+			return rep
+		}
+		t.Logf("reload %d on the way: %s", rep.Seq, rep.Text())
+		seq = rep.Seq
+	}
+}
+
+// A room and an exit to it are added while a player stands by: the player
+// walks up into it. Then the room is taken out again while the player
+// stands in it: the player is moved to safety with a line, and keeps what
+// they carry.
+func TestReload_RoomAddedWalkedIntoThenRemovedUnderThePlayer(t *testing.T) {
+	srv, dir := reloadWorld(t)
+	p := servertest.Dial(t, srv.TelnetAddr())
+	p.Create("Climber", "climber-pass")
+	p.DoExpect("south", "Exits:")
+	p.DoExpect("get lantern", "You get")
+	inv := p.Do("inventory")
+	p.DoExpect("north", "Emberfall Square")
+
+	seq := lastSeq(srv)
+	edit(t, dir, "emberfall.toml", false, func(s string) string {
+		s = strings.Replace(s, squareExits, strings.TrimSuffix(squareExits, " }")+`, up = "rooftop" }`, 1)
+		return s + `
+[rooms.rooftop]
+name = "On the Inn Roof"
+description = "Warm slates under your boots, and the whole town below."
+exits = { down = "square" }
+`
+	})
+	rep := waitApplied(t, srv, seq)
+	if !strings.Contains(strings.Join(rep.Changes, "\n"), "added: rooftop") {
+		t.Errorf("report: %s", rep.Text())
+	}
+	p.DoExpect("look", "up")
+	p.DoExpect("up", "On the Inn Roof")
+
+	seq = rep.Seq
+	edit(t, dir, "emberfall.toml", true, func(s string) string {
+		s = strings.Replace(s, `, up = "rooftop" }`, " }", 1)
+		return s[:strings.Index(s, "\n[rooms.rooftop]")] + "\n"
+	})
+	p.Expect("unmade by the world's builders")
+	p.Expect("Emberfall Square")
+	waitApplied(t, srv, seq)
+	if got := p.Do("inventory"); got != inv {
+		t.Errorf("inventory after the room went: %q; before: %q", got, inv)
+	}
+	p.DoExpect("look", "Emberfall Square")
+	p.DoExpect("up", "You cannot go that way")
+}
+
+// A new zone file, and an exit into it from an old zone: a player walks in.
+func TestReload_NewZoneWalkedInto(t *testing.T) {
+	srv, dir := reloadWorld(t)
+	p := servertest.Dial(t, srv.TelnetAddr())
+	p.Create("Wanderer", "wanderer-pass")
+	seq := lastSeq(srv)
+	write(t, dir, "meadow.toml", true, `
+[zone]
+name = "The Low Meadow"
+description = "Grass below the town."
+
+[rooms.field]
+name = "A Wet Field"
+description = "Long grass, heavy with dew, and a ladder back up to the square."
+exits = { up = "emberfall:room:square" }
+`)
+	edit(t, dir, "emberfall.toml", false, replaceOnce(squareExits, strings.TrimSuffix(squareExits, " }")+`, down = "meadow:room:field" }`))
+	rep := waitUntil(t, srv, seq, func() bool {
+		sq := srv.World().Content().Rooms["emberfall:room:square"]
+		return sq != nil && sq.Exits[content.Down] != nil
+	})
+	if srv.World().Zone("meadow") == nil {
+		t.Fatalf("the new zone is not hosted: %s", rep.Text())
+	}
+	p.DoExpect("down", "A Wet Field")
+	p.DoExpect("up", "Emberfall Square")
+}
+
+// A script that fails on every call is switched off by its breaker; its
+// builder edits it, and it runs again.
+func TestReload_ScriptSwitchedOffRunsAgainOnceEdited(t *testing.T) {
+	srv, dir := reloadWorld(t, "Boss")
+	builder, _ := builderAndPlayer(t, srv)
+	seq := lastSeq(srv)
+	edit(t, dir, "emberfall.toml", false, func(s string) string {
+		return strings.Replace(s, squareExits, squareExits+`
+script = """
+function on_command(actor, verb, args)
+  if verb == "poke" then
+    error("the fountain is not ready")
+  end
+  return false
+end"""`, 1)
+	})
+	waitApplied(t, srv, seq)
+	for i := 0; ; i++ {
+		out := builder.Do("poke")
+		if strings.Contains(out, "switched off") {
+			break
+		}
+		if i == 50 {
+			t.Fatalf("the breaker did not switch the script off after 50 failures: %q", out)
+		}
+	}
+	builder.Skip()
+	builder.DoExpect("poke", "Huh?")
+
+	seq = lastSeq(srv)
+	edit(t, dir, "emberfall.toml", true, replaceOnce(`    error("the fountain is not ready")`, `    actor:send("The fountain gurgles at you.")
+    return true`))
+	rep := waitApplied(t, srv, seq)
+	if !strings.Contains(strings.Join(rep.Changes, "\n"), "emberfall:room:square") {
+		t.Errorf("report does not name the recompiled script: %s", rep.Text())
+	}
+	builder.DoExpect("poke", "The fountain gurgles at you.")
+}
+
+// Bad input in the areas folder: each is refused with a clear problem,
+// the running world is untouched while it lasts (the player looks around,
+// walks, and keeps what they carry), and the world takes the next valid
+// version.
+func TestReload_BadInputRefusedWorldUntouched(t *testing.T) {
+	srv, dir := reloadWorld(t)
+	p := servertest.Dial(t, srv.TelnetAddr())
+	p.Create("Holder", "holder-pass")
+	p.DoExpect("south", "The Banked Fire")
+	p.DoExpect("get lantern", "You get")
+	inv := p.Do("inventory")
+	version := srv.World().LastReload().Version
+	untouched := func(what string) {
+		t.Helper()
+		if v := srv.World().Snapshot().Version; v != version {
+			t.Fatalf("%s: the world runs version %d, want %d untouched", what, v, version)
+		}
+		p.DoExpect("north", "Emberfall Square")
+		p.DoExpect("south", "The Banked Fire")
+		if got := p.Do("inventory"); got != inv {
+			t.Fatalf("%s: inventory %q, want %q", what, got, inv)
+		}
+	}
+	// refused makes a bad change, waits for the reload that refuses it,
+	// checks the problem and the world, and undoes the change.
+	refused := func(what, want string, bad, undo func()) {
+		t.Helper()
+		seq := lastSeq(srv)
+		bad()
+		rep := waitReport(t, srv, seq)
+		for !rep.Refused() || !strings.Contains(rep.Problems.Error(), want) {
+			if !rep.Refused() && !rep.Unchanged {
+				t.Fatalf("%s: applied: %s", what, rep.Text())
+			}
+			rep = waitReport(t, srv, rep.Seq)
+		}
+		t.Logf("%s: %s", what, rep.Text())
+		untouched(what)
+		seq = rep.Seq
+		undo()
+		for {
+			rep = waitReport(t, srv, seq)
+			if !rep.Refused() {
+				break
+			}
+			seq = rep.Seq
+		}
+		untouched(what + ", undone")
+	}
+	path := func(name string) string { return filepath.Join(dir, name) }
+	remove := func(name string) func() {
+		return func() {
+			if err := os.Remove(path(name)); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	original := map[string]string{}
+	for _, name := range []string{"emberfall.toml", "whisperwood.toml", "scripts/lever.lua"} {
+		data, err := os.ReadFile(path(name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		original[name] = string(data)
+	}
+	restore := func(name string) func() { return func() { write(t, dir, name, true, original[name]) } }
+
+	// Half written: the first half of a file, as the watcher might see
+	// an editor's save midway; then the rest.
+	half := original["emberfall.toml"][:len(original["emberfall.toml"])/2]
+	half = half[:strings.LastIndex(half, "\n")] + "\nname = \"cut"
+	refused("a half-written file", "emberfall.toml:", func() { write(t, dir, "emberfall.toml", false, half) }, restore("emberfall.toml"))
+
+	refused("a 100 MB file", "big.toml: file is too large", func() {
+		f, err := os.Create(path("big.toml"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := f.Truncate(100 << 20); err != nil {
+			t.Fatal(err)
+		}
+		f.Close()
+	}, remove("big.toml"))
+
+	refused("a symlink loop", "loop.toml: cannot read: a symbolic link that loops", func() {
+		if err := os.Symlink("loop.toml", path("loop.toml")); err != nil {
+			t.Fatal(err)
+		}
+	}, remove("loop.toml"))
+
+	refused("a file that is not UTF-8", "latin.toml:3: file is not valid UTF-8", func() {
+		write(t, dir, "latin.toml", false, "[zone]\nname = \"Latin\"\n# caf\xe9\n")
+	}, remove("latin.toml"))
+
+	refused("an exit to a zone that does not exist", `rooms.square.exits.up: no zone "atlantis"`, func() {
+		edit(t, dir, "emberfall.toml", true, replaceOnce(squareExits, strings.TrimSuffix(squareExits, " }")+`, up = "atlantis:room:gate" }`))
+	}, restore("emberfall.toml"))
+
+	refused("Lua that does not compile", "scripts/lever.lua:", func() {
+		write(t, dir, "scripts/lever.lua", true, original["scripts/lever.lua"]+"\nfunction broken(\n")
+	}, restore("scripts/lever.lua"))
+
+	refused("two files claiming one zone", `whisperwood2.toml:`, func() {
+		write(t, dir, "whisperwood2.toml", true, strings.Replace(original["whisperwood.toml"], "[zone]\n", "[zone]\nid = \"whisperwood\"\n", 1))
+	}, remove("whisperwood2.toml"))
+
+	// A zone file deleted and written again at once (within the watcher's
+	// quiet time, or not: either way the world ends with the zone as it
+	// was, and nobody in it is moved).
+	p.DoExpect("north", "Emberfall Square")
+	for _, d := range []string{"east", "east", "east", "east"} {
+		p.DoExpect(d, "Exits:")
+	}
+	here := p.Do("look")
+	seq := lastSeq(srv)
+	if err := os.Remove(path("ashridge.toml")); err != nil {
+		t.Fatal(err)
+	}
+	ash, err := os.ReadFile(filepath.Join(servertest.Root(), "areas", "ashridge.toml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	write(t, dir, "ashridge.toml", false, string(ash))
+	waitUntil(t, srv, seq, func() bool { return srv.World().Content().Zones["ashridge"] != nil })
+	if got := p.Do("look"); got != here {
+		t.Errorf("after ashridge.toml was deleted and written again: %q, want %q", got, here)
+	}
+	if got := p.Do("inventory"); got != inv {
+		t.Errorf("inventory: %q, want %q", got, inv)
+	}
+
+	// A thousand saves as fast as they go: a few reloads, and the world
+	// ends with the last.
+	seq = lastSeq(srv)
+	base := original["whisperwood.toml"]
+	for i := 0; i < 1000; i++ {
+		write(t, dir, "whisperwood.toml", i%2 == 0, base+fmt.Sprintf("\n# save %d\n", i))
+	}
+	write(t, dir, "whisperwood.toml", true, strings.Replace(base, `name = "The Whisperwood"`, `name = "The Whisperwood, Saved"`, 1))
+	rep := waitUntil(t, srv, seq, func() bool { return srv.World().Content().Zones["whisperwood"].Name == "The Whisperwood, Saved" })
+	t.Logf("1,001 saves made %d reloads", rep.Seq-seq)
+	if got := p.Do("inventory"); got != inv {
+		t.Errorf("inventory after a thousand saves: %q, want %q", got, inv)
 	}
 }
