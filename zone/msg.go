@@ -137,6 +137,25 @@ type buildersMsg struct {
 	only func(name string) bool
 }
 
+// buildMsg is a builder's query answered by the zone that holds what it
+// asks about (buildStat: a ref of this zone; buildWhere: a player by
+// name or mobs by keyword; buildErrors: recent script errors). reply runs
+// on this zone's goroutine and must only post.
+type buildMsg struct {
+	op    buildOp
+	kind  content.Kind
+	arg   string
+	reply func(text string)
+}
+
+type buildOp uint8
+
+const (
+	buildStat buildOp = iota + 1
+	buildWhere
+	buildErrors
+)
+
 // reloadMsg tells the zone that the world runs a new content snapshot:
 // the zone reconciles with it (reload.go). It is offered with postOrDrop;
 // a zone that misses it catches up at its next pulse.
@@ -187,6 +206,7 @@ func (buildersMsg) isMsg()  {}
 func (statMsg) isMsg()      {}
 func (snoopMsg) isMsg()     {}
 func (adminMsg) isMsg()     {}
+func (buildMsg) isMsg()     {}
 func (rolesMsg) isMsg()     {}
 func (dropMsg) isMsg()      {}
 func (arriveMsg) isMsg()    {}

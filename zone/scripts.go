@@ -343,6 +343,7 @@ func (z *Zone) refusedMove(c *Char, d content.Dir, key string) bool {
 // online here (and admins), and logs it at most once per script a minute.
 func (z *Zone) reportScript(key, msg string) {
 	z.tellBuilders("{R}[script]{x} " + content.EscapeMarkup(msg))
+	z.noteScriptError(key, msg)
 	now := time.Now()
 	if last, ok := z.scriptLogged[key]; ok && now.Sub(last) < time.Minute {
 		return

@@ -136,6 +136,7 @@ type Zone struct {
 	overruns       uint64               // pulses whose script budget was spent, since the last report
 	budgetReported uint64               // pulse of the last budget report
 	scriptLogged   map[string]time.Time // last log line per failing script
+	scriptErrs     []scriptErr          // the last few script errors, for scripterrors
 	roundBuf       []*Char              // scratch for combatRound
 	booted         time.Time            // when boot ran
 
@@ -610,6 +611,8 @@ func (z *Zone) handle(m msg) {
 		z.handleSnoop(m)
 	case adminMsg:
 		z.handleAdmin(m)
+	case buildMsg:
+		z.handleBuild(m)
 	case heartbeatMsg:
 		if m.gen != 0 {
 			z.gen = m.gen

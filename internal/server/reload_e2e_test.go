@@ -325,6 +325,9 @@ end"""`, 1)
 	}
 	builder.Skip()
 	builder.DoExpect("poke", "Huh?")
+	builder.DoExpect("scripterrors", "emberfall emberfall:room:square: emberfall.toml:")
+	builder.Expect("the fountain is not ready")
+	builder.DoExpect("scripterrors all", "switched off")
 
 	seq = lastSeq(srv)
 	edit(t, dir, "emberfall.toml", true, replaceOnce(`    error("the fountain is not ready")`, `    actor:send("The fountain gurgles at you.")
@@ -480,4 +483,66 @@ func TestReload_BadInputRefusedWorldUntouched(t *testing.T) {
 	if got := p.Do("inventory"); got != inv {
 		t.Errorf("inventory after a thousand saves: %q, want %q", got, inv)
 	}
+}
+
+// The builder commands, as a builder of every zone and as one limited to
+// a zone, on a live world being edited.
+func TestBuild_Commands(t *testing.T) {
+	srv, dir := reloadWorld(t, "Boss")
+	builder, player := builderAndPlayer(t, srv)
+	boss := servertest.Dial(t, srv.TelnetAddr())
+	boss.Login("Boss", "boss-pass")
+	limited := servertest.Dial(t, srv.TelnetAddr())
+	limited.Create("Ward", "ward-pass")
+	boss.DoExpect("grant ward builder whisperwood", "Ward is now a builder of whisperwood.")
+	limited.Expect("You are now a builder.")
+
+	builder.DoExpect("rstat", "Room emberfall:room:square")
+	builder.Expect("Written: emberfall.toml:29 ")
+	builder.Expect("Walker (player)")
+	builder.DoExpect("rstat ashridge:room:pithead", "Room ashridge:room:pithead")
+	builder.Expect("Written: ashridge.toml:")
+	builder.DoExpect("rstat emberfall:room:sqare", "did you mean emberfall:room:square?")
+	limited.DoExpect("rstat", "You build in whisperwood; emberfall is not yours to build.")
+	limited.DoExpect("rstat ashridge:room:pithead", "You build in whisperwood; ashridge is not yours to build.")
+	limited.DoExpect("rstat whisperwood:room:forest_edge", "Room whisperwood:room:forest_edge")
+
+	builder.DoExpect("where walker", "Walker is in emberfall, Emberfall Square (emberfall:room:square).")
+	builder.DoExpect("where jory", "emberfall:room:inn (emberfall:mob:old_miner)")
+	limited.DoExpect("where jory", "no mob in the zones you build answers to")
+
+	builder.DoExpect("south", "The Banked Fire")
+	builder.DoExpect("mstat jory", "Mob emberfall:mob:old_miner")
+	builder.Expect("Written: emberfall.toml:610")
+	builder.Expect("Made by resets[")
+	builder.DoExpect("mstat emberfall:mob:rat", "Mob prototype emberfall:mob:rat")
+	builder.Expect("In emberfall now: ")
+
+	builder.DoExpect("load emberfall:item:bread", "into your inventory")
+	builder.DoExpect("ostat bread", "Item emberfall:item:bread")
+	builder.Expect("Carried by Maker")
+	builder.DoExpect("load emberfall:mob:rat", "Loaded a giant rat here.")
+	builder.DoExpect("purge rat", "Purged.")
+	builder.DoExpect("load ashridge:mob:kobold", "A mob is made only in its own zone")
+	builder.DoExpect("purge", "Purged")
+	builder.DoExpect("look", "Exits:")
+	if got := builder.Since(); strings.Contains(got, "Old Jory") {
+		t.Errorf("after purge, the room still shows Jory: %q", got)
+	}
+	builder.DoExpect("zreset", "The resets of emberfall ran")
+	builder.DoExpect("look", "Old Jory")
+
+	// Jory's prototype is edited: the Jory in the world was made from the
+	// old one, and says so; one made now is made from the new.
+	seq := lastSeq(srv)
+	edit(t, dir, "emberfall.toml", false, replaceOnce(`long = "Old Jory, once a miner, nurses a mug of ale by the hearth."`, `long = "Old Jory, once a miner, dozes by the hearth."`))
+	waitApplied(t, srv, seq)
+	builder.DoExpect("mstat jory", "made from an older version of its prototype")
+	builder.DoExpect("purge jory", "Purged.")
+	builder.DoExpect("zreset", "1 mob(s)")
+	builder.DoExpect("look", "Old Jory, once a miner, dozes by the hearth.")
+	builder.DoExpect("scripterrors", "No script has failed in emberfall lately.")
+
+	player.DoExpect("rstat", "Huh?")
+	player.DoExpect("where jory", "Huh?")
 }
