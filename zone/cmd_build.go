@@ -80,7 +80,7 @@ func (z *Zone) notYours(c *Char, zoneID string) bool {
 	if c.mayBuild(zoneID) {
 		return false
 	}
-	z.sendLine(c, fmt.Sprintf("You build in %s; %s is not yours to build.", describeZones(c.pl.buildZones), zoneID))
+	z.sendLine(c, fmt.Sprintf("You build only in %s; %s is not yours to build.", describeZones(c.pl.buildZones), zoneID))
 	return true
 }
 

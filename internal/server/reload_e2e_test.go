@@ -503,8 +503,8 @@ func TestBuild_Commands(t *testing.T) {
 	builder.DoExpect("rstat ashridge:room:pithead", "Room ashridge:room:pithead")
 	builder.Expect("Written: ashridge.toml:")
 	builder.DoExpect("rstat emberfall:room:sqare", "did you mean emberfall:room:square?")
-	limited.DoExpect("rstat", "You build in whisperwood; emberfall is not yours to build.")
-	limited.DoExpect("rstat ashridge:room:pithead", "You build in whisperwood; ashridge is not yours to build.")
+	limited.DoExpect("rstat", "You build only in whisperwood; emberfall is not yours to build.")
+	limited.DoExpect("rstat ashridge:room:pithead", "You build only in whisperwood; ashridge is not yours to build.")
 	limited.DoExpect("rstat whisperwood:room:forest_edge", "Room whisperwood:room:forest_edge")
 
 	builder.DoExpect("where walker", "Walker is in emberfall, Emberfall Square (emberfall:room:square).")
