@@ -4,6 +4,7 @@
 //	zonemud [serve] [-config FILE]    run the server (the default)
 //	zonemud check [-config FILE] [DIR] validate the configuration and the areas
 //	zonemud backup [-config FILE] OUT write a consistent copy of the database
+//	zonemud restore [-config FILE] BACKUP  put a checked backup in place
 //	zonemud init [DIR]                write config.toml and the starter areas
 //	zonemud genworld [-rooms N] DIR   write a large generated world of plain rooms
 //	zonemud version                   print the version and commit
@@ -57,6 +58,7 @@ var commands = []struct{ name, args, what string }{
 	{"serve", "", "run the server (the default)"},
 	{"check", "[DIR]", "validate the configuration and the areas (or DIR), then exit"},
 	{"backup", "OUT", "write a consistent copy of the database to OUT"},
+	{"restore", "FILE", "check a backup and put it in place of the database (server stopped)"},
 	{"init", "[DIR]", "write config.toml and the starter areas into DIR (default .)"},
 	{"genworld", "DIR", "write a large generated world into DIR (zonemud genworld -h)"},
 	{"version", "", "print the version and the commit it was built from"},
@@ -159,6 +161,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return check(cfg, pos, stdout, stderr)
 	case "backup":
 		return backup(cfg, pos, stdout, stderr)
+	case "restore":
+		return restore(cfg, pos[0], stdout, stderr)
 	}
 	return 2 // not reached: every command is handled above
 }
@@ -168,11 +172,13 @@ func argProblem(cmd string, pos []string) string {
 	switch {
 	case cmd == "backup" && len(pos) != 1:
 		return "takes one argument, the file to write"
+	case cmd == "restore" && len(pos) != 1:
+		return "takes one argument, the backup to put in place"
 	case cmd == "init" && len(pos) > 1:
 		return "takes at most one argument, the folder to write into"
 	case cmd == "check" && len(pos) > 1:
 		return "takes at most one argument, the areas folder to check"
-	case cmd != "backup" && cmd != "init" && cmd != "check" && len(pos) > 0:
+	case cmd != "backup" && cmd != "init" && cmd != "check" && cmd != "restore" && len(pos) > 0:
 		return "takes no arguments"
 	}
 	return ""

@@ -58,11 +58,25 @@ type Config struct {
 	MaxSizeMB int `toml:"max_size_mb"`
 	// CheckOnOpen runs a full consistency check of the file at start-up.
 	CheckOnOpen bool `toml:"check_on_open"`
+	// BackupEvery is how often the server writes a backup by itself, as a
+	// duration ("6h", "30m"); "0" or "" never. BackupKeep is how many of
+	// those it keeps.
+	BackupEvery string `toml:"backup_every"`
+	BackupKeep  int    `toml:"backup_keep"`
+}
+
+// BackupInterval is BackupEvery as a duration; 0 is never.
+func (c Config) BackupInterval() time.Duration {
+	if c.BackupEvery == "" || c.BackupEvery == "0" {
+		return 0
+	}
+	d, _ := time.ParseDuration(c.BackupEvery) // Validate has refused what does not parse
+	return d
 }
 
 // DefaultConfig is the configuration used where config.toml is silent.
 func DefaultConfig() Config {
-	return Config{File: "zonemud.db", OpenTimeoutSecs: 2, MaxSizeMB: 0, CheckOnOpen: true}
+	return Config{File: "zonemud.db", OpenTimeoutSecs: 2, MaxSizeMB: 0, CheckOnOpen: true, BackupEvery: "6h", BackupKeep: 8}
 }
 
 // Validate reports the first bad value, naming its key.
@@ -74,6 +88,17 @@ func (c Config) Validate() error {
 		return fmt.Errorf("store.open_timeout_secs: %d is out of range 1 to 300", c.OpenTimeoutSecs)
 	case c.MaxSizeMB < 0 || c.MaxSizeMB > 1<<20:
 		return fmt.Errorf("store.max_size_mb: %d is out of range 0 to 1048576", c.MaxSizeMB)
+	case c.BackupKeep < 1 || c.BackupKeep > 1000:
+		return fmt.Errorf("store.backup_keep: %d is out of range 1 to 1000", c.BackupKeep)
+	}
+	if c.BackupEvery != "" && c.BackupEvery != "0" {
+		d, err := time.ParseDuration(c.BackupEvery)
+		switch {
+		case err != nil:
+			return fmt.Errorf("store.backup_every: %q is not a duration like \"6h\" or \"30m\" (\"0\" for never)", c.BackupEvery)
+		case d < time.Minute || d > 30*24*time.Hour:
+			return fmt.Errorf("store.backup_every: %s is out of range 1m to 720h", d)
+		}
 	}
 	return nil
 }

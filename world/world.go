@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"io/fs"
 	"log/slog"
-	"os"
-	"path/filepath"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -28,9 +26,14 @@ type Config struct {
 	// list is read at each login: taking a name off it takes the rights
 	// away.
 	Admins []string `toml:"admins"`
-	// BackupDir is where the in-game backup command writes; the wiring
-	// sets it inside data_dir.
+	// BackupDir is where backups are written, the in-game command's and
+	// the scheduled ones; the wiring sets it inside data_dir.
 	BackupDir string `toml:"-"`
+	// BackupEvery is how often a backup is written by itself (0: never),
+	// and BackupKeep how many of those are kept; the wiring sets them
+	// from [store].
+	BackupEvery time.Duration `toml:"-"`
+	BackupKeep  int           `toml:"-"`
 	// Lua is the [lua] section, set by the wiring.
 	Lua script.Config `toml:"-"`
 	// Directory, if set, is the directory the world hosts zones through;
@@ -197,6 +200,9 @@ func (w *World) Start() {
 	w.saverStop = make(chan struct{})
 	w.saverDone, _ = w.gr.start(context.Background(), func(context.Context) { w.saver.run(w.saverStop) }, "world", "saver")
 	w.gr.start(w.ctx, w.keepLeases, "world", "leases")
+	if w.cfg.BackupEvery > 0 {
+		w.gr.start(w.ctx, w.scheduleBackups, "world", "backups")
+	}
 	if w.cfg.Areas != nil {
 		w.gr.start(w.ctx, w.runReloads, "world", "reload")
 		if w.cfg.WatchAreas && w.cfg.AreasDir != "" {
@@ -490,37 +496,6 @@ func (w *World) Enter(name string, s zone.Session) (*Route, error) {
 	}
 	r.route(h)
 	return &Route{sh: sh, r: r, name: name, s: s}, nil
-}
-
-// Backup saves everyone, then writes a consistent copy of the database
-// into the backup folder, on its own goroutine, and reports to done.
-func (w *World) Backup(done func(path string, size int64, err error)) {
-	_, ok := w.gr.start(context.Background(), func(ctx context.Context) {
-		ctx, cancel := context.WithTimeout(ctx, time.Minute)
-		err := w.SaveAll(ctx)
-		cancel()
-		if err != nil {
-			done("", 0, err)
-			return
-		}
-		dir := w.cfg.BackupDir
-		if dir == "" {
-			dir = filepath.Join(filepath.Dir(w.db.Path()), "backups")
-		}
-		if err := os.MkdirAll(dir, 0o750); err != nil {
-			done("", 0, err)
-			return
-		}
-		path := filepath.Join(dir, "zonemud-"+time.Now().UTC().Format("20060102-150405")+".db")
-		n, err := w.db.BackupFile(path)
-		if err == nil {
-			w.log.Info("world: backup written", "path", path, "bytes", n)
-		}
-		done(path, n, err)
-	}, "world", "backup")
-	if !ok {
-		done("", 0, ErrStopping)
-	}
 }
 
 // loadRecord reads a character through the saver (so it sees every save

@@ -18,7 +18,6 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"sort"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -167,6 +166,7 @@ func Start(cfg *config.Config, opt Options) (srv *Server, err error) {
 	wcfg := cfg.World
 	wcfg.Lua = cfg.Lua
 	wcfg.BackupDir = backups
+	wcfg.BackupEvery, wcfg.BackupKeep = cfg.Store.BackupInterval(), cfg.Store.BackupKeep
 	if areas.Dir != "" {
 		wcfg.Areas, wcfg.AreasDir = areas.FS, areas.Dir
 	}
@@ -275,17 +275,22 @@ func Start(cfg *config.Config, opt Options) (srv *Server, err error) {
 }
 
 // withNewestBackup adds to the refusal of a database file where the newest
-// backup made in game is, the first thing an admin will look for.
+// backup is, the first thing an admin will look for.
 func withNewestBackup(err error, dir string) error {
 	if !errors.As(err, new(*store.Refusal)) {
 		return err
 	}
 	found, _ := filepath.Glob(filepath.Join(dir, "zonemud-*.db"))
-	if len(found) == 0 {
+	newest, at := "", time.Time{}
+	for _, f := range found {
+		if fi, serr := os.Stat(f); serr == nil && fi.ModTime().After(at) {
+			newest, at = f, fi.ModTime()
+		}
+	}
+	if newest == "" {
 		return err
 	}
-	sort.Strings(found) // the names sort by the time they were made
-	return fmt.Errorf("%w (the newest backup made in game is %s)", err, found[len(found)-1])
+	return fmt.Errorf("%w (the newest backup is %s; zonemud restore puts it in place)", err, newest)
 }
 
 // listen binds every configured address.
