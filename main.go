@@ -40,8 +40,14 @@ import (
 	"zonemud/world/content"
 )
 
-// version is set at build time with -ldflags "-X main.version=...".
-var version = "dev"
+// version and stampedCommit are set at build time by scripts/release
+// (-ldflags "-X main.version=v1.2.0 -X main.stampedCommit=abc123..."); a
+// plain go build says "dev" and reads the commit from the build's VCS
+// information.
+var (
+	version       = "dev"
+	stampedCommit = ""
+)
 
 //go:embed config.toml
 var defaultConfig []byte
@@ -187,6 +193,9 @@ func argProblem(cmd string, pos []string) string {
 // commit is the version control revision the binary was built from, with
 // "+changes" if the tree had uncommitted changes; "" when unknown.
 func commit() string {
+	if stampedCommit != "" {
+		return stampedCommit
+	}
 	bi, ok := debug.ReadBuildInfo()
 	if !ok {
 		return ""
