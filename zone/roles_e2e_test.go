@@ -34,6 +34,9 @@ func TestRoles_CommandsAboveYourRoleSayHuh(t *testing.T) {
 	player.Create("Piet", "secret-piet")
 	builder := servertest.Dial(t, srv.TelnetAddr())
 	builder.Create("Bob", "secret-bob")
+	// Everything the room tells comes before the answers compared below.
+	player.Expect("Bob has entered the world.")
+	player.Expect("> ")
 	admin.DoExpect("grant bob builder", "Bob is now a builder of every zone.")
 	builder.Expect("You are now a builder.")
 	builder.Expect("> ")
