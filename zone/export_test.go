@@ -385,3 +385,36 @@ func (z *Zone) WaitingConsistentForTest() bool {
 	}
 	return n == z.waiting
 }
+
+// RoomNameForTest is the name a room of this zone shows now.
+func (z *Zone) RoomNameForTest(room string) string {
+	if r := z.rooms[room]; r != nil {
+		return r.proto.Name
+	}
+	return ""
+}
+
+// PlayerRoomForTest is the ref of the room a player stands in, "" if the
+// zone does not hold them.
+func (z *Zone) PlayerRoomForTest(name string) string {
+	if c := z.players[name]; c != nil && c.room != nil {
+		return c.room.ref()
+	}
+	return ""
+}
+
+// HandleInboxForTest handles everything waiting in the inbox.
+func (z *Zone) HandleInboxForTest() {
+	for {
+		select {
+		case m := <-z.inbox:
+			z.handle(m)
+		default:
+			z.flushNowForTest()
+			return
+		}
+	}
+}
+
+// InboxLenForTest is how many messages wait in the inbox.
+func (z *Zone) InboxLenForTest() int { return len(z.inbox) }

@@ -61,7 +61,7 @@ func (z *Zone) resetItem(rs *content.Reset, room *Room) {
 	}
 	n := 0
 	for _, it := range room.items {
-		if it.proto == p {
+		if it.proto.Ref == p.Ref { // an item made before a reload counts
 			n++
 		}
 	}
