@@ -44,8 +44,9 @@ const reloadUnhostTries = 50
 
 // reloader is the world's reload state.
 type reloader struct {
-	cache *script.Cache // compiled scripts, kept across versions
-	kick  chan struct{} // a reload is wanted; cap 1
+	cache *script.Cache  // compiled scripts, kept across versions
+	files *content.Cache // decoded area files, kept across versions
+	kick  chan struct{}  // a reload is wanted; cap 1
 
 	mu    sync.Mutex
 	asks  []reloadAsk       // guarded by mu: reload commands waiting for the next report
@@ -70,6 +71,7 @@ type applying struct {
 
 func (rl *reloader) init() {
 	rl.cache = script.NewCache()
+	rl.files = new(content.Cache)
 	rl.kick = make(chan struct{}, 1)
 	rl.done = make(chan struct{})
 }
@@ -187,7 +189,7 @@ func (w *World) reloadOnce(ctx context.Context) {
 	start := time.Now()
 	old := w.Snapshot()
 	rep.Version = old.Version
-	set, scripts, err := validate(w.cfg.Areas, w.cfg.Lua, w.rl.cache)
+	set, scripts, err := validate(w.cfg.Areas, w.cfg.Lua, w.rl.files, w.rl.cache)
 	rep.Loaded = time.Since(start)
 	switch {
 	case err != nil:

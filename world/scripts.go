@@ -18,14 +18,14 @@ import (
 // It returns the set and its compiled scripts, or every problem found.
 // `zonemud check` runs it offline.
 func Check(areas fs.FS, cfg script.Config) (*content.Set, zone.Scripts, error) {
-	return validate(areas, cfg, script.NewCache())
+	return validate(areas, cfg, nil, script.NewCache())
 }
 
-// validate is Check with the world's compile cache, so that a script whose
-// source, file and line did not change keeps its compiled form (and with
-// it its breaker).
-func validate(areas fs.FS, cfg script.Config, cache *script.Cache) (*content.Set, zone.Scripts, error) {
-	set, err := content.Load(areas)
+// validate is Check with the world's caches: files whose bytes did not
+// change are not decoded again, and a script whose source, file and line
+// did not change keeps its compiled form (and with it its breaker).
+func validate(areas fs.FS, cfg script.Config, files *content.Cache, cache *script.Cache) (*content.Set, zone.Scripts, error) {
+	set, err := content.LoadCached(areas, files)
 	if err != nil {
 		return nil, zone.Scripts{}, err
 	}

@@ -418,3 +418,6 @@ func (z *Zone) HandleInboxForTest() {
 
 // InboxLenForTest is how many messages wait in the inbox.
 func (z *Zone) InboxLenForTest() int { return len(z.inbox) }
+
+// ReconcileForTest brings the zone to snapshot s on the calling goroutine.
+func (z *Zone) ReconcileForTest(s *Snapshot) { z.reconcile(s) }

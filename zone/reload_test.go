@@ -10,6 +10,7 @@ import (
 	"testing/fstest"
 	"time"
 
+	"zonemud/internal/genworld"
 	"zonemud/internal/servertest"
 	"zonemud/world"
 	"zonemud/zone"
@@ -167,5 +168,47 @@ exits = { down = "square" }
 	}
 	if !strings.Contains(s.text(), "The Hay Loft") {
 		t.Errorf("the player saw: %q", s.text())
+	}
+}
+
+// BenchmarkReconcile is the time a zone's goroutine spends taking a new
+// version of the content: a zone of the generated world (100 rooms),
+// alternating between two versions that differ in one room's name.
+func BenchmarkReconcile(b *testing.B) {
+	game, err := os.ReadFile(filepath.Join(servertest.Root(), "areas", "game.toml"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	dir := filepath.Join(b.TempDir(), "areas")
+	if _, err := genworld.Generate(dir, genworld.Options{Rooms: 10000, Seed: 1, Game: game}); err != nil {
+		b.Fatal(err)
+	}
+	cfg := servertest.Config(b)
+	load := func(v uint64) *zone.Snapshot {
+		set, scripts, err := world.Check(os.DirFS(dir), cfg.Lua)
+		if err != nil {
+			b.Fatal(err)
+		}
+		return &zone.Snapshot{Version: v, Set: set, Scripts: scripts}
+	}
+	v1 := load(1)
+	path := filepath.Join(dir, "g042.toml")
+	data, _ := os.ReadFile(path)
+	if err := os.WriteFile(path, []byte(strings.Replace(string(data), `name = "`, `name = "Renamed `, 1)), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	v2 := load(2)
+	w, _ := benchWorld(b)
+	sh := &reloadShard{discardShard: discardShard{w}}
+	sh.snap.Store(v1)
+	z := zone.New(v1.Set.Zones["g042"], v1.Set, sh, zone.DefaultConfig(), zone.Options{Seed: 1, Scripts: v1.Scripts, Version: 1})
+	z.BootForTest()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if i%2 == 0 {
+			z.ReconcileForTest(v2)
+		} else {
+			z.ReconcileForTest(v1)
+		}
 	}
 }

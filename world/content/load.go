@@ -1,12 +1,14 @@
 package content
 
 import (
+	"crypto/sha256"
 	"errors"
 	"fmt"
 	"hash/fnv"
 	"io/fs"
 	"path"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -84,8 +86,14 @@ var ErrNoZones = errors.New("content: no zone files found")
 // at all: what a load sees of a file is what it read at that moment, and a
 // huge file, a named pipe or a symlink loop is a problem with that file,
 // not a stall or an exhausted memory.
-func Load(root fs.FS) (*Set, error) {
-	l := &loader{root: newSnapFS(root), lines: map[string]lineIndex{}, set: &Set{
+func Load(root fs.FS) (*Set, error) { return LoadCached(root, nil) }
+
+// LoadCached is Load with a cache of decoded files: a file whose bytes are
+// those of the last load that went through the cache is not decoded again.
+// A reload of a large world then decodes only the files that changed; the
+// checks that span files run whole every time. c may be nil.
+func LoadCached(root fs.FS, c *Cache) (*Set, error) {
+	l := &loader{root: newSnapFS(root), cache: c, lines: map[string]lineIndex{}, set: &Set{
 		Zones: map[string]*Zone{},
 		Rooms: map[string]*Room{},
 		Mobs:  map[string]*Mob{},
@@ -97,6 +105,7 @@ func Load(root fs.FS) (*Set, error) {
 
 type loader struct {
 	root  fs.FS
+	cache *Cache // nil: decode every file
 	lines map[string]lineIndex // by file, built when a problem or a prototype needs a line
 	set   *Set
 	probs Problems
@@ -118,13 +127,12 @@ func (l *loader) line(file, key string) int {
 	if !ok {
 		data, err := fs.ReadFile(l.root, file)
 		if err == nil && utf8.Valid(data) {
-			idx = scanLines(string(data))
+			idx = l.cache.index(file, sha256.Sum256(data), data)
 		}
 		l.lines[file] = idx
 	}
 	return idx.line(key)
 }
-
 func (l *loader) load() (*Set, error) {
 	entries, err := fs.ReadDir(l.root, ".")
 	if err != nil {
@@ -195,6 +203,7 @@ func (l *loader) load() (*Set, error) {
 		return nil, l.probs
 	}
 	l.number()
+	l.cache.prune()
 	for id := range l.set.Zones {
 		l.set.ZoneOrder = append(l.set.ZoneOrder, id)
 	}
@@ -214,7 +223,19 @@ func (l *loader) decode(name string, v any) bool {
 		l.probs = append(l.probs, Problem{File: name, Line: badUTF8Line(data), Msg: "file is not valid UTF-8; save it as UTF-8"})
 		return false
 	}
-	md, err := toml.Decode(string(data), v)
+	sum := sha256.Sum256(data)
+	if e, ok := l.cache.get(name, sum, v); ok {
+		l.probs = append(l.probs, e.probs...)
+		return e.ok
+	}
+	first := len(l.probs)
+	ok := l.decodeTOML(name, string(data), v)
+	l.cache.put(name, sum, v, slices.Clone(l.probs[first:]), ok)
+	return ok
+}
+
+func (l *loader) decodeTOML(name, data string, v any) bool {
+	md, err := toml.Decode(data, v)
 	if err != nil {
 		var pe toml.ParseError
 		if errors.As(err, &pe) {

@@ -212,3 +212,46 @@ func TestLoad_SameFilesEqualSets(t *testing.T) {
 		}
 	}
 }
+
+// Through a cache, a file whose bytes are unchanged is not decoded again,
+// and the load gives the same set as one without the cache; a changed file
+// is decoded afresh, and so is one that did not decode.
+func TestLoadCached_DecodesOnlyWhatChanged(t *testing.T) {
+	fsys := minimalWorld()
+	var c Cache
+	a, err := LoadCached(fsys, &c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	plain, _ := Load(fsys)
+	if !reflect.DeepEqual(a.Rooms, plain.Rooms) || !reflect.DeepEqual(a.Game, plain.Game) {
+		t.Fatal("a load through the cache differs from one without")
+	}
+	c.files["town.toml"].v.(*zoneFile).Zone.Name = "From the cache" // a marker: was it decoded again?
+	b, err := LoadCached(fsys, &c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b.Zones["town"].Name != "From the cache" {
+		t.Errorf("an unchanged file was decoded again: zone name %q", b.Zones["town"].Name)
+	}
+	fsys["town.toml"] = &fstest.MapFile{Data: append(fsys["town.toml"].Data, '\n')}
+	b, err = LoadCached(fsys, &c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b.Zones["town"].Name == "From the cache" {
+		t.Error("a changed file was not decoded again")
+	}
+	good := fsys["town.toml"].Data
+	fsys["town.toml"] = &fstest.MapFile{Data: []byte("[zone\n")}
+	_, err = LoadCached(fsys, &c)
+	_, err2 := LoadCached(fsys, &c)
+	if err == nil || err2 == nil || err.Error() != err2.Error() {
+		t.Errorf("a file that does not decode: %v, then from the cache %v", err, err2)
+	}
+	fsys["town.toml"] = &fstest.MapFile{Data: good}
+	if _, err := LoadCached(fsys, &c); err != nil {
+		t.Errorf("fixed: %v", err)
+	}
+}
