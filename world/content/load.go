@@ -105,7 +105,7 @@ func LoadCached(root fs.FS, c *Cache) (*Set, error) {
 
 type loader struct {
 	root  fs.FS
-	cache *Cache // nil: decode every file
+	cache *Cache               // nil: decode every file
 	lines map[string]lineIndex // by file, built when a problem or a prototype needs a line
 	set   *Set
 	probs Problems
