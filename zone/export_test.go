@@ -421,3 +421,13 @@ func (z *Zone) InboxLenForTest() int { return len(z.inbox) }
 
 // ReconcileForTest brings the zone to snapshot s on the calling goroutine.
 func (z *Zone) ReconcileForTest(s *Snapshot) { z.reconcile(s) }
+
+// CommandRoleForTest is the role a command needs, by its full name.
+func CommandRoleForTest(name string) (string, bool) {
+	for _, c := range commands {
+		if c.name == name {
+			return c.role.String(), true
+		}
+	}
+	return "", false
+}

@@ -79,3 +79,35 @@ func TestHelp_ReadmeTableShowsRealCommands(t *testing.T) {
 		}
 	}
 }
+
+// The builders' reference's table of builder commands names only commands
+// a builder has (areas is everyone's; a builder sees more).
+func TestHelp_BuilderTableShowsBuilderCommands(t *testing.T) {
+	doc, err := os.ReadFile(filepath.Join(servertest.Root(), "areas", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(doc)
+	start := strings.Index(text, "| command | what it does |")
+	if start < 0 {
+		t.Fatal("areas/README.md has no table of builder commands")
+	}
+	table := text[start:]
+	table = table[:strings.Index(table, "\n\n")]
+	n := 0
+	for _, row := range strings.Split(table, "\n")[2:] {
+		for _, m := range regexp.MustCompile("^\\| `([a-z]+)").FindAllStringSubmatch(row, -1) {
+			n++
+			role, ok := zone.CommandRoleForTest(m[1])
+			if m[1] == "areas" {
+				continue // everyone's; a builder sees more of it
+			}
+			if !ok || role != "builder" {
+				t.Errorf("areas/README.md lists %q as a builder command; the game has it as %q (exists: %v)", m[1], role, ok)
+			}
+		}
+	}
+	if n < 10 {
+		t.Errorf("found %d builder commands in the table; want every one", n)
+	}
+}
