@@ -33,6 +33,25 @@
 // zone's mailbox. A walk is one Moving call: the handoff is pushed onto the
 // destination's mailbox and the index updated under the same locks.
 //
+// # Content and hot reload
+//
+// The content the world runs is one immutable zone.Snapshot (a validated
+// content.Set, its compiled scripts, a version), replaced whole. One
+// reload worker (reload.go) reads the areas folder again when the watcher
+// (watch.go, fsnotify on the folder and its subfolders) sees a file saved,
+// or when a builder types reload; it validates the whole new version and
+// compiles its scripts there, never on a zone goroutine, through caches
+// that skip files and scripts whose bytes did not change. A version with
+// any problem is refused whole: the old one keeps running and builders and
+// the log are told each problem with file, line and key. A valid one is
+// published: new zones hosted first, then the swap (under routeMu, with
+// the start zone), then a notice offered to every zone (zone.Reload, which
+// never blocks and may be dropped); each zone reconciles on its own
+// goroutine, and catches up at its next batch or pulse if the notice was
+// dropped, and before it takes in an arrival. Zones the new version lacks
+// send their players to the start room and are unhosted once empty.
+// Instance copies keep the version they were minted from.
+//
 // # Locks, in the order they are taken
 //
 //  1. World.routeMu, the routing lock (a RWMutex). Held shared by every
@@ -43,7 +62,8 @@
 //  2. residentShard.mu, one per shard of the residency index.
 //  3. Leaves, taken last and holding nothing else: a zone's mailbox (a
 //     zone's Arrive, Wake and Deliver push onto it), the saver's queue, the
-//     goroutine tracker, and the directory's own lock.
+//     goroutine tracker, the directory's own lock, and the reloader's
+//     (reloader.mu, which zones take in Reconciled).
 //
 // host.mu (one zone's lease state) is taken without 1 or 2 held, and only
 // leaves inside it. No callback and no method of a session (gate code) runs
@@ -55,7 +75,8 @@
 // Every goroutine the world starts goes through one tracker (goroutines.go),
 // labelled for profiles (a zone's with its id and template) and waited for
 // at shutdown: one per hosted zone (zone.Run), the saver, the lease keeper,
-// and a worker per backup or SSH key change. Session goroutines call in
+// the reload worker and the areas watcher, and a worker per backup or SSH
+// key change. Session goroutines call in
 // through Enter, the Route and the account methods; those may block on the
 // store, never on a zone (a route's post may wait for room in a zone's
 // inbox, bounded by the zone being alive). Zone goroutines call the

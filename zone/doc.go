@@ -4,9 +4,16 @@
 //
 // Everything outside reaches a zone only by posting a message (post for
 // sessions, which may block while the zone is alive; send for zone-to-zone
-// and world traffic, which never blocks). Messages are the types in msg.go. A zone reaches its host only
+// and world traffic, which never blocks; postOrDrop for the one notice a
+// zone recovers by itself if it is dropped, a content reload). Messages
+// are the types in msg.go. A zone reaches its host only
 // through the Shard interface and its players only through the Session
 // interface, so this package never imports world, store or the network.
+//
+// The content a zone runs is the world's current Snapshot, taken up on the
+// zone's own goroutine (reload.go): rooms take new prototypes in place and
+// keep their live state; mobs and items keep the prototype they were made
+// from. An instance keeps the snapshot it was minted from.
 //
 // Goroutines: Run is the only goroutine this package starts (the host starts
 // it). Timers off the zone goroutine (time.AfterFunc) only post.

@@ -5,6 +5,10 @@
 //
 // Nothing here runs a goroutine. A Set is immutable after Load returns and is
 // safe to read from any goroutine; a new version of the content is a new Set.
+// LoadCached keeps each file's decoded form by the hash of its bytes, so a
+// reload decodes only what changed. Every problem names its file, and its
+// line: from BurntSushi/toml for syntax and type errors, from a scan of the
+// text (lines.go) for the rest.
 //
 // Refs are the names content uses for things: zone:kind:local, drawn from the
 // charset [a-z0-9_:]. An instance id (<template>#<hex>) uses '#', which no
