@@ -66,12 +66,16 @@ type applying struct {
 	waiting map[*zone.Zone]bool
 	longest time.Duration
 	zone    string
+	n, slow int // zones reconciled; of them, those that took over 5 ms
 	done    chan struct{} // closed when waiting is empty
 }
 
-func (rl *reloader) init() {
+func (rl *reloader) init(files *content.Cache) {
 	rl.cache = script.NewCache()
-	rl.files = new(content.Cache)
+	rl.files = files
+	if rl.files == nil {
+		rl.files = new(content.Cache)
+	}
 	rl.kick = make(chan struct{}, 1)
 	rl.done = make(chan struct{})
 }
@@ -135,6 +139,10 @@ func (w *World) Reconciled(z *zone.Zone, version uint64, took time.Duration) {
 		return
 	}
 	delete(a.waiting, z)
+	a.n++
+	if took > 5*time.Millisecond {
+		a.slow++
+	}
 	if took > a.longest {
 		a.longest, a.zone = took, z.ID()
 	}
@@ -265,6 +273,7 @@ func (w *World) apply(ctx context.Context, snap *zone.Snapshot, rep *zone.Reload
 	w.rl.apply = nil
 	rep.Applied = time.Since(swapped)
 	rep.LongestPause, rep.PauseZone = a.longest, a.zone
+	rep.Reconciled, rep.SlowPauses = a.n, a.slow
 	for z := range a.waiting {
 		rep.Late = append(rep.Late, z.ID())
 	}

@@ -54,6 +54,9 @@ type Config struct {
 	// AreasDir is the path of Areas on disk, watched when WatchAreas is
 	// set; "" watches nothing. Set by the wiring.
 	AreasDir string `toml:"-"`
+	// Files, if set, is the cache the content was loaded through at
+	// start, so that the first reload decodes only what changed since.
+	Files *content.Cache `toml:"-"`
 	// ReloadHook, if set, is called (on the reload worker, and must not
 	// block) with every reload's report. Tests and benchmarks use it.
 	ReloadHook func(zone.ReloadReport) `toml:"-"`
@@ -160,7 +163,7 @@ func New(set *content.Set, db *store.DB, cfg Config, zcfg zone.Config, log *slog
 	w.list.Store(&[]*zone.Zone{})
 	w.epoch.Store(db.Boot() << 32)
 	w.itemNext.Store(db.ItemHigh() + 1)
-	w.rl.init()
+	w.rl.init(cfg.Files)
 	scripts, probs := compileScripts(set, cfg.Lua, w.rl.cache)
 	var errs []error
 	for _, p := range probs {

@@ -323,6 +323,10 @@ type ReloadReport struct {
 	// reconciling, and PauseZone that zone.
 	LongestPause time.Duration
 	PauseZone    string
+	// Reconciled counts the zones that reconciled, and SlowPauses those
+	// whose reconcile took more than 5 ms of wall-clock time (on a busy
+	// machine, mostly time the goroutine waited for a CPU).
+	Reconciled, SlowPauses int
 	// Late are zones that had not reconciled when the report was
 	// written; each catches up by its next pulse.
 	Late []string

@@ -135,7 +135,8 @@ func Start(cfg *config.Config, opt Options) (srv *Server, err error) {
 	if err != nil {
 		return nil, err
 	}
-	set, err := content.Load(areas.FS)
+	files := new(content.Cache) // kept for reloads
+	set, err := content.LoadCached(areas.FS, files)
 	if err != nil {
 		return nil, err
 	}
@@ -168,7 +169,7 @@ func Start(cfg *config.Config, opt Options) (srv *Server, err error) {
 	wcfg.BackupDir = backups
 	wcfg.BackupEvery, wcfg.BackupKeep = cfg.Store.BackupInterval(), cfg.Store.BackupKeep
 	if areas.Dir != "" {
-		wcfg.Areas, wcfg.AreasDir = areas.FS, areas.Dir
+		wcfg.Areas, wcfg.AreasDir, wcfg.Files = areas.FS, areas.Dir, files
 	}
 	zcfg := cfg.Zone
 	if s.sshL != nil {
