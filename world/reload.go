@@ -66,7 +66,7 @@ type applying struct {
 	waiting map[*zone.Zone]bool
 	longest time.Duration
 	zone    string
-	n, slow int // zones reconciled; of them, those that took over 5 ms
+	n, slow int           // zones reconciled; of them, those that took over 5 ms
 	done    chan struct{} // closed when waiting is empty
 }
 

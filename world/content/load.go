@@ -186,13 +186,13 @@ func (l *loader) load() (*Set, error) {
 	// between zones resolve whatever order the files come in.
 	for _, name := range zoneFiles {
 		if zf := l.files[name]; zf != nil {
-				l.declareZone(name, zf)
+			l.declareZone(name, zf)
 		}
 	}
 	l.validateGame()
 	for _, name := range zoneFiles {
 		if zf := l.files[name]; zf != nil {
-				l.linkZone(name, zf)
+			l.linkZone(name, zf)
 		}
 	}
 	for _, f := range l.pending {
