@@ -60,6 +60,7 @@ var testMayImport = map[string]map[string]string{
 		"world":               "zone tests drive zones with the real world as their shard",
 		"store":               "the world they drive needs a real store",
 		"internal/servertest": "end-to-end tests of a zone run a whole server",
+		"internal/genworld":   "the reconcile benchmark takes a zone of the generated world",
 	},
 	"net/gate": {
 		"internal/servertest":   "end-to-end tests of the gate run a whole server",
