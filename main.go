@@ -34,6 +34,7 @@ import (
 
 	"zonemud/internal/config"
 	"zonemud/internal/genworld"
+	"zonemud/internal/logev"
 	"zonemud/internal/server"
 	"zonemud/store"
 	"zonemud/world"
@@ -259,7 +260,7 @@ func configName(cfg *config.Config) string {
 
 // serve runs the server until SIGINT or SIGTERM, then shuts it down.
 func serve(cfg *config.Config, log *slog.Logger, stderr io.Writer) int {
-	log.Info("zonemud: starting", "version", version, "commit", cmp.Or(commit(), "unknown"), "config", configName(cfg),
+	log.Info("zonemud: starting", logev.ID(1001), "version", version, "commit", cmp.Or(commit(), "unknown"), "config", configName(cfg),
 		"data_dir", cfg.Server.DataDir, "areas_dir", cfg.Server.AreasDir)
 	srv, err := server.Start(cfg, server.Options{Areas: areasFS(), Log: log})
 	if err != nil {
@@ -273,7 +274,7 @@ func serve(cfg *config.Config, log *slog.Logger, stderr io.Writer) int {
 	case reboot = <-srv.StopRequested():
 	}
 	stop()
-	log.Info("zonemud: shutting down", "reboot", reboot)
+	log.Info("zonemud: shutting down", logev.ID(1002), "reboot", reboot)
 	sctx, cancel := context.WithTimeout(context.Background(), time.Duration(cfg.Server.ShutdownSecs)*time.Second)
 	defer cancel()
 	if err := srv.Shutdown(sctx); err != nil {
@@ -297,7 +298,7 @@ const exitReboot = 75
 func restart(log *slog.Logger, stderr io.Writer) int {
 	exe, err := os.Executable()
 	if err == nil {
-		log.Info("zonemud: rebooting", "exe", exe)
+		log.Info("zonemud: rebooting", logev.ID(1003), "exe", exe)
 		err = execSelf(exe, os.Args, os.Environ())
 	}
 	fmt.Fprintf(stderr, "zonemud: reboot: cannot start again (%v); exiting with status %d for a supervisor to restart\n", err, exitReboot)

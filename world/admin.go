@@ -96,15 +96,17 @@ func (a admin) Shutdown(by string, secs int, reason string, reboot bool) string 
 	cancel := make(chan struct{})
 	c.cancel, c.at, c.by, c.reboot = cancel, time.Now().Add(time.Duration(secs)*time.Second), by, reboot
 	end := c.at
-	what, id := "shut down", 8102
+	what := "shut down"
 	if reboot {
-		what, id = "reboot", 8104
+		what = "reboot"
+		w.log.Warn("world: an admin started a countdown to reboot", logev.ID(8104), "by", by, "seconds", secs, "reason", reason)
+	} else {
+		w.log.Warn("world: an admin started a countdown to shut down", logev.ID(8102), "by", by, "seconds", secs, "reason", reason)
 	}
 	why := ""
 	if reason != "" {
 		why = ": " + content.EscapeMarkup(reason)
 	}
-	w.log.Warn("world: admin started a countdown to "+what, logev.ID(id), "by", by, "seconds", secs, "reason", reason)
 	_, ok := w.gr.start(w.ctx, func(ctx context.Context) { w.countDown(ctx, cancel, end, what, why, reboot) }, "world", "countdown")
 	if !ok {
 		c.cancel = nil

@@ -132,11 +132,11 @@ func (a admin) Ban(by, target string, expires time.Time, reason string, done fun
 			b.Expires = expires.Unix()
 		}
 		if err := w.db.PutBan(b); err != nil {
-			w.log.Error("world: a ban could not be written", logev.ID(4501), "target", key, "err", err)
+			w.log.Error("world: a ban could not be written", logev.ID(4701), "target", key, "err", err)
 			return "The ban could not be written right now; nothing changed."
 		}
 		if err := w.loadBans(); err != nil {
-			w.log.Error("world: the bans could not be read back", logev.ID(4502), "err", err)
+			w.log.Error("world: the bans could not be read back", logev.ID(4702), "err", err)
 		}
 		closed := 0
 		if w.ops != nil {
@@ -164,11 +164,11 @@ func (a admin) Unban(by, target string, done func(string)) {
 		case errors.Is(err, store.ErrNotFound):
 			return "There is no ban on " + key + ". ban alone lists them."
 		default:
-			w.log.Error("world: a ban could not be lifted", logev.ID(4503), "target", key, "err", err)
+			w.log.Error("world: a ban could not be lifted", logev.ID(4703), "target", key, "err", err)
 			return "The ban could not be lifted right now."
 		}
 		if err := w.loadBans(); err != nil {
-			w.log.Error("world: the bans could not be read back", logev.ID(4502), "err", err)
+			w.log.Error("world: the bans could not be read back", logev.ID(4702), "err", err)
 		}
 		w.log.Warn("world: admin lifted a ban", logev.ID(8111), "by", by, "kind", kind, "target", key)
 		return "The ban on " + key + " is lifted."

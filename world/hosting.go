@@ -8,6 +8,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"zonemud/internal/logev"
 	"zonemud/store"
 	"zonemud/world/content"
 	"zonemud/zone"
@@ -199,7 +200,7 @@ func (w *World) Unhost(ctx context.Context, id string) error {
 		select {
 		case <-done:
 		case <-ctx.Done():
-			w.log.Error("world: an unhosted zone did not stop; its lease is released so nothing it writes commits", "zone", id, "err", ctx.Err())
+			w.log.Error("world: an unhosted zone did not stop; its lease is released so nothing it writes commits", logev.ID(4402), logev.Zone(id), "err", ctx.Err())
 			err = fmt.Errorf("%w: %s: %w", ErrWedged, id, ctx.Err())
 		}
 	}
@@ -273,12 +274,12 @@ func (w *World) renewLease(ctx context.Context, h *host) {
 	case h.lost && alive:
 		l, err := w.dir.Host(ctx, h.lease.Hosting)
 		if err != nil {
-			w.log.Error("world: a zone answers again but its lease cannot be taken back", "zone", h.lease.ID, "err", err)
+			w.log.Error("world: a zone answers again but its lease cannot be taken back", logev.ID(4403), logev.Zone(h.lease.ID), "err", err)
 			break
 		}
 		w.saver.fence(l.ID, l.Gen, store.FenceAdopt, nil)
 		h.lease, h.lost, gen = l, false, l.Gen
-		w.log.Warn("world: a zone whose lease lapsed answers again; it saves under a new lease", "zone", l.ID, "gen", l.Gen)
+		w.log.Warn("world: a zone whose lease lapsed answers again; it saves under a new lease", logev.ID(4404), logev.Zone(l.ID), "gen", l.Gen)
 	case h.lost:
 	case alive:
 		l, err := w.dir.Renew(ctx, h.lease)
@@ -300,6 +301,6 @@ func (w *World) renewLease(ctx context.Context, h *host) {
 func (w *World) loseLeaseLocked(h *host, why error) {
 	h.lost = true
 	w.leasesLost.Add(1)
-	w.log.Error("world: a zone's lease lapsed; its saves are refused until its goroutine answers again", "zone", h.lease.ID, "gen", h.lease.Gen, "why", why)
+	w.log.Error("world: a zone's lease lapsed; its saves are refused until its goroutine answers again", logev.ID(4405), logev.Zone(h.lease.ID), "gen", h.lease.Gen, "why", why)
 	w.saver.fence(h.lease.ID, h.lease.Gen, store.FenceRelease, nil)
 }

@@ -98,11 +98,11 @@ func (w *World) changeRole(ch zone.RoleChange) string {
 		w.log.Error("world: a role change could not be written", logev.ID(4302), logev.Player(name), "by", ch.By, "err", err)
 		return "The role could not be written right now; nothing changed."
 	}
-	verb := "revoked"
 	if ch.Grant {
-		verb = "granted"
+		w.log.Info("world: an admin granted a role", logev.ID(8101), logev.Player(name), "by", ch.By, "role", ch.Role, "zones", strings.Join(ch.Zones, ","))
+	} else {
+		w.log.Info("world: an admin revoked a role", logev.ID(8122), logev.Player(name), "by", ch.By, "role", ch.Role, "zones", strings.Join(ch.Zones, ","))
 	}
-	w.log.Info("world: admin "+verb+" a role", logev.ID(8101), logev.Player(name), "by", ch.By, "role", ch.Role, "zones", strings.Join(ch.Zones, ","))
 	now := zone.Roles{Admin: after.Admin || w.configAdmin(name), Builder: after.Builder, BuildZones: after.BuildZones}
 	if z := w.Where(name); z != nil {
 		z.SetRoles(name, now)

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"time"
 
+	"zonemud/internal/logev"
 	"zonemud/internal/queue"
 	"zonemud/store"
 	"zonemud/zone"
@@ -185,7 +186,7 @@ func (s *saver) finish() {
 	}
 	s.commit(nil)
 	for name, h := range s.held {
-		s.log.Error("saver: character's last save never committed; its progress since the one before is lost", "name", name, "zone", h.zone)
+		s.log.Error("saver: a character's last save never committed; its progress since the one before is lost", logev.ID(4201), logev.Player(name), logev.Zone(h.zone))
 	}
 }
 
@@ -220,7 +221,7 @@ func (s *saver) settle(b *zone.SaveBatch, res error) {
 		for _, rec := range b.Chars {
 			if rec.Name == name {
 				if s.held[name] == nil {
-					s.log.Warn("saver: a leaver's save did not commit; holding it to retry", "name", name, "zone", b.Zone, "err", res)
+					s.log.Warn("saver: a leaver's save did not commit; holding it to retry", logev.ID(4202), logev.Player(name), logev.Zone(b.Zone), "err", res)
 					s.held[name] = &heldRecord{zone: b.Zone, rec: rec}
 				}
 				break
@@ -243,13 +244,13 @@ func (s *saver) commit(items []commitItem) {
 	}
 	results, err := s.disk.Commit(sb)
 	if err != nil {
-		s.log.Error("saver: checkpoint failed; characters stay dirty and are retried", "err", err, "batches", len(items))
+		s.log.Error("saver: a checkpoint failed; characters stay dirty and are retried", logev.ID(4203), "err", err, "batches", len(items))
 	}
 	for i, it := range items {
 		res := results[i]
 		var be *store.BatchError
 		if errors.As(res, &be) {
-			s.log.Error("saver: batch refused", "zone", it.sb.Zone, "gen", it.sb.Gen, "fenced", be.Fenced, "stale", be.Stale, "conflicts", be.Conflicts)
+			s.log.Error("saver: a batch was refused", logev.ID(4204), logev.Zone(it.sb.Zone), "gen", it.sb.Gen, "fenced", be.Fenced, "stale", be.Stale, "conflicts", be.Conflicts)
 		}
 		if it.zb == nil {
 			if it.done != nil {

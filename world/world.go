@@ -11,6 +11,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"zonemud/internal/logev"
 	"zonemud/script"
 	"zonemud/store"
 	"zonemud/world/content"
@@ -168,7 +169,7 @@ func New(set *content.Set, db *store.DB, cfg Config, zcfg zone.Config, log *slog
 	var errs []error
 	for _, p := range probs {
 		if p.lint {
-			log.Warn("world: script cannot work as written", "problem", p.Problem.String())
+			log.Warn("world: a script cannot work as written", logev.ID(4101), "problem", p.Problem.String())
 		} else {
 			errs = append(errs, errors.New(p.Problem.String()))
 		}
@@ -367,7 +368,7 @@ func (w *World) Moving(name string, to *zone.Zone, h zone.Handoff) bool {
 	if r := sh.m[k]; r != nil {
 		r.route(dest)
 	} else {
-		w.log.Error("world: a character moved that is not resident", "name", name)
+		w.log.Error("world: a character moved that is not resident", logev.ID(4102), logev.Player(name))
 	}
 	return true
 }
@@ -402,7 +403,7 @@ func (w *World) handBack(rec *zone.CharRecord, why string) zone.Session {
 	defer sh.mu.Unlock()
 	r := sh.m[k]
 	if r == nil {
-		w.log.Error("world: hand-back of a character that is not resident", "name", rec.Name, "why", why)
+		w.log.Error("world: a hand-back of a character that is not resident", logev.ID(4103), logev.Player(rec.Name), "why", why)
 		return nil
 	}
 	s := r.pending
@@ -509,7 +510,7 @@ func (w *World) loadRecord(name string) (*zone.CharRecord, error) {
 	case errors.Is(err, store.ErrNotFound):
 		return &zone.CharRecord{Name: name, Created: time.Now().Unix(), Level: 1}, nil
 	case err != nil:
-		w.log.Error("world: character record cannot be read; login refused", "name", name, "err", err)
+		w.log.Error("world: a character record cannot be read; the login is refused", logev.ID(4104), logev.Player(name), "err", err)
 		return nil, fmt.Errorf("%w: %v", ErrBadRecord, err)
 	}
 	return fromStore(c), nil

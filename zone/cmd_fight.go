@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"strings"
 
+	"zonemud/internal/logev"
 	"zonemud/world/content"
 )
 
@@ -145,6 +146,7 @@ func (z *Zone) cmdAdvance(c *Char, args string) {
 	z.recalc(v)
 	v.hp, v.mana, v.mv = v.maxHP, v.maxM, v.maxMv
 	z.dirty(v)
+	z.log.Info("zone: an admin set a player's level", logev.ID(8121), logev.Player(v.name), "by", c.name, "level", n)
 	z.sendLine(c, v.name+" is now level "+itoa(n)+".")
 	if v != c {
 		z.sendLine(v, "You are now level "+itoa(n)+".")

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"zonemud/internal/logev"
 	"zonemud/world/content"
 )
 
@@ -592,6 +593,7 @@ func (z *Zone) cmdAreas(c *Char, args string) {
 // cmdBackup starts a live backup; the answer comes when it is written.
 func (z *Zone) cmdBackup(c *Char, args string) {
 	name := c.name
+	z.log.Info("zone: an admin asked for a backup", logev.ID(8120), logev.Player(name))
 	z.sendLine(c, "Writing a backup of the database...")
 	z.shard.Backup(func(path string, size int64, err error) {
 		text := fmt.Sprintf("Backup written: %s (%d bytes).", path, size)

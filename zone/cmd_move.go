@@ -1,6 +1,7 @@
 package zone
 
 import (
+	"zonemud/internal/logev"
 	"zonemud/world/content"
 )
 
@@ -258,6 +259,7 @@ func (z *Zone) handleTransfer(m transferMsg) {
 		z.prompt(c)
 		z.afterArrival(c)
 		z.arrived(c, room)
+		z.log.Debug("zone: a character entered", logev.ID(7005), logev.Player(c.name), "how", "transfer", "room", room.ref())
 	}
 }
 

@@ -1,6 +1,9 @@
 package zone
 
-import "zonemud/world/content"
+import (
+	"zonemud/internal/logev"
+	"zonemud/world/content"
+)
 
 // Item is an item's runtime state. Exactly one of room, carrier and in says
 // where it is (none while it is being moved). Zone goroutine only.
@@ -43,7 +46,7 @@ func (z *Zone) newItem(p *content.Item) *Item {
 func (z *Zone) itemFromRecord(ir ItemRecord) *Item {
 	p := z.set.Items[ir.Proto]
 	if p == nil {
-		z.log.Warn("zone: saved item has no prototype any more; dropped", "item", ir.ID, "proto", ir.Proto)
+		z.log.Warn("zone: a saved item has no prototype any more; dropped", logev.ID(7104), "item", ir.ID, "proto", ir.Proto)
 		return nil
 	}
 	it := &Item{rid: z.newRID(), id: ir.ID, proto: p, slot: -1, closed: ir.Closed, locked: ir.Locked}

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"time"
 
+	"zonemud/internal/logev"
 	"zonemud/world/content"
 )
 
@@ -148,7 +149,7 @@ func (z *Zone) persistentItems(r *Room) []ItemRecord {
 func (z *Zone) handleSaved(m savedMsg) {
 	if m.err != nil {
 		z.saveFailures.Add(1)
-		z.log.Warn("zone: checkpoint not committed; will retry", "err", m.err)
+		z.log.Warn("zone: a checkpoint did not commit; it is retried", logev.ID(7101), "err", m.err)
 		// A character whose save was refused for an older owner epoch is
 		// a body a newer login has superseded: it must never save again.
 		var stale interface{ StaleNames() []string }
@@ -186,7 +187,7 @@ func (z *Zone) handleSaved(m savedMsg) {
 // evict takes a character out of the zone without saving it: its save was
 // refused because a newer login owns it.
 func (z *Zone) evict(c *Char) {
-	z.log.Error("zone: evicting a character whose owner epoch is stale; not saved", "name", c.name)
+	z.log.Error("zone: evicting a character whose owner epoch is stale; not saved", logev.ID(7102), logev.Player(c.name))
 	s := c.pl.sess
 	z.presence(c.room, c, c, noticeFades)
 	if c.room != nil {
@@ -209,7 +210,7 @@ func (z *Zone) loadObjects(objs map[string][]ItemRecord) {
 	for ref, items := range objs {
 		r := z.localRoom(ref)
 		if r == nil {
-			z.log.Warn("zone: stored objects for a room that no longer exists; left in the store", "room", ref, "items", len(items))
+			z.log.Warn("zone: stored objects for a room that no longer exists; left in the store", logev.ID(7103), "room", ref, "items", len(items))
 			continue
 		}
 		for _, ir := range items {

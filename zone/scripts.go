@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"zonemud/internal/logev"
 	"zonemud/script"
 	"zonemud/world/content"
 )
@@ -139,7 +140,7 @@ func (z *Zone) scriptPulse() {
 	}
 	msg := fmt.Sprintf("zone %s: scripts spent the budget of %d instructions in %d pulses since the last report; on_tick and mud.after waited (%d on_tick calls skipped). Heaviest: %s",
 		z.id, z.scripts.Config.PulseInstructions, z.overruns, z.tickSkipped, strings.Join(parts, ", "))
-	z.log.Warn("zone: script budget spent", "pulses", z.overruns, "ticks_skipped", z.tickSkipped, "heaviest", strings.Join(parts, ", "))
+	z.log.Warn("zone: the scripts' budget was spent", logev.ID(7201), "pulses", z.overruns, "ticks_skipped", z.tickSkipped, "heaviest", strings.Join(parts, ", "))
 	z.tellBuilders("{Y}[script]{x} " + content.EscapeMarkup(msg))
 	z.overruns, z.tickSkipped = 0, 0
 	z.budgetReported = z.pulses.now
@@ -352,7 +353,7 @@ func (z *Zone) reportScript(key, msg string) {
 		z.scriptLogged = map[string]time.Time{}
 	}
 	z.scriptLogged[key] = now
-	z.log.Warn("zone: script failed", "script", key, "err", msg)
+	z.log.Warn("zone: a script failed", logev.ID(7202), "script", key, "err", msg)
 }
 
 // tellBuilders shows a line to the zone's builders online here (named in
@@ -754,7 +755,7 @@ func (h scriptHost) SendToInstance(who script.ID, template string) error {
 }
 
 func (h scriptHost) Log(key, text string) {
-	h.z.log.Info("zone: script log", "script", key, "text", text)
+	h.z.log.Info("zone: a script logged a line", logev.ID(7203), "script", key, "text", text)
 	for _, c := range h.z.players {
 		if h.z.isBuilder(c.name) || (c.pl.builder && c.mayBuild(h.z.template)) {
 			h.z.sendLine(c, "{K}[log "+key+"]{x} "+content.EscapeMarkup(text))

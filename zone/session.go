@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"sort"
 	"time"
+
+	"zonemud/internal/logev"
 )
 
 // This file is how players come and go: arrival, a session attaching to a
@@ -20,7 +22,7 @@ func (z *Zone) handleArrive(m arriveMsg) {
 		// The world routes every login of a character to the zone that
 		// holds it, so this is a broken invariant: never build a second
 		// copy. Attach the session to the character we hold instead.
-		z.log.Error("zone: asked to hold a character it already holds", "name", m.rec.Name)
+		z.log.Error("zone: asked to hold a character it already holds", logev.ID(7007), logev.Player(m.rec.Name))
 		if m.sess != nil {
 			z.attach(old, m.sess)
 		}
@@ -75,6 +77,7 @@ func (z *Zone) handleArrive(m arriveMsg) {
 	}
 	z.afterArrival(c)
 	z.arrived(c, room)
+	z.log.Debug("zone: a character entered", logev.ID(7005), logev.Player(c.name), "how", "login", "room", room.ref())
 }
 
 // testHookArrival is nil except in this package's test binary, which sets
@@ -217,6 +220,7 @@ func (z *Zone) handleInput(m inputMsg) {
 	p := c.pl
 	if m.seq <= p.appliedSeq {
 		z.dropped.Add(1)
+		z.log.Debug("zone: dropped a line it had applied already", logev.ID(7012), logev.Player(c.name), logev.Session(m.sess.ID()), "seq", m.seq)
 		return
 	}
 	p.appliedSeq = m.seq
@@ -282,6 +286,7 @@ func (z *Zone) handBack(c *Char, why string) {
 	}
 	z.forget(c)
 	z.checkpoint([]*CharRecord{rec}, true)
+	z.log.Debug("zone: a character was handed back", logev.ID(7006), logev.Player(rec.Name), "why", why)
 	// The batch now belongs to the saver; the shard gets its own copy.
 	z.shard.HandBack(rec.Clone(), why)
 }

@@ -1,6 +1,7 @@
 package zone
 
 import (
+	"zonemud/internal/logev"
 	"zonemud/world/content"
 )
 
@@ -109,7 +110,7 @@ func (z *Zone) evalOr(f *content.Formula, vars content.Vars, d int) int {
 	}
 	v, err := f.Eval(vars)
 	if err != nil {
-		z.log.Warn("zone: formula failed in play; using a default", "formula", f.String(), "err", err)
+		z.log.Warn("zone: a formula failed in play; using a default", logev.ID(7105), "formula", f.String(), "err", err)
 		return d
 	}
 	return v

@@ -215,10 +215,7 @@ func New(proto *content.Zone, set *content.Set, shard Shard, cfg Config, opt Opt
 	if lg == nil {
 		lg = slog.Default()
 	}
-	lg = lg.With("zone", id)
-	if id != proto.ID {
-		lg = lg.With("template", proto.ID)
-	}
+	lg = lg.With(logev.Zone(id), logev.Template(proto.ID))
 	z := &Zone{
 		id: id, template: proto.ID, proto: proto, shard: shard, cfg: cfg, log: lg,
 		inbox: make(chan msg, InboxSize),
@@ -621,7 +618,7 @@ func (z *Zone) handle(m msg) {
 			m.ack()
 		}
 	default:
-		z.log.Error("zone: message of unknown type", "type", fmt.Sprintf("%T", m))
+		z.log.Error("zone: a message of unknown type", logev.ID(7013), "type", fmt.Sprintf("%T", m))
 	}
 }
 
@@ -639,7 +636,7 @@ func (z *Zone) recovered(m msg, v any) {
 	func() {
 		defer func() {
 			if v2 := recover(); v2 != nil {
-				z.log.Error("zone: hand-back after a fault panicked too", "event", event, "panic", fmt.Sprint(v2))
+				z.log.Error("zone: the hand-back after a fault panicked too", logev.ID(7014), "incident", event, "panic", fmt.Sprint(v2))
 			}
 		}()
 		s = z.handBackAfterFault(m, s)
@@ -652,14 +649,15 @@ func (z *Zone) recovered(m msg, v any) {
 // fault counts and logs a recovered panic, with its stack, and returns the
 // event name players are told.
 func (z *Zone) fault(what string, v any) string {
-	kind, id := faultMessage, 7003
-	if what == faultPulse || what == faultTask {
-		kind, id = what, 7004
-	}
-	z.countFault(kind)
 	z.msgSeq++
 	incident := fmt.Sprintf("%s-%d-%d", z.id, z.pulses.now, z.msgSeq)
-	z.log.Error("zone: a handler panicked; the zone survived", logev.ID(id), "incident", incident, "message", what, "panic", fmt.Sprint(v), "stack", string(debug.Stack()))
+	if what == faultPulse || what == faultTask {
+		z.countFault(what)
+		z.log.Error("zone: a timer or task panicked; the zone survived", logev.ID(7004), "incident", incident, "kind", what, "panic", fmt.Sprint(v), "stack", string(debug.Stack()))
+		return incident
+	}
+	z.countFault(faultMessage)
+	z.log.Error("zone: a handler panicked; the zone survived", logev.ID(7003), "incident", incident, "message", what, "panic", fmt.Sprint(v), "stack", string(debug.Stack()))
 	return incident
 }
 
@@ -704,7 +702,7 @@ func (z *Zone) handBackAfterFault(m msg, s Session) Session {
 		z.handBack(c, "fault")
 		return s
 	}
-	z.log.Error("zone: handing back a character whose arrival faulted", "name", name)
+	z.log.Error("zone: handing back a character whose arrival faulted", logev.ID(7015), logev.Player(name))
 	for rid, c := range z.chars {
 		if c.pl != nil && c.name == name && c != half { // half made by newPlayerChar
 			if c.room != nil {

@@ -108,7 +108,7 @@ func FindAreas(cfg *config.Config, fallback fs.FS, log *slog.Logger) (Areas, err
 		return Areas{}, fmt.Errorf("server: areas_dir %s, named in %s, does not exist", dir, cfg.File)
 	}
 	if log != nil {
-		log.Info("server: no areas folder; serving the built-in starter world (run `zonemud init` to get editable files)", "areas_dir", dir)
+		log.Info("server: no areas folder; serving the built-in starter world (run `zonemud init` to get editable files)", logev.ID(1101), "areas_dir", dir)
 	}
 	return Areas{FS: fallback, From: "built-in"}, nil
 }
@@ -140,7 +140,7 @@ func Start(cfg *config.Config, opt Options) (srv *Server, err error) {
 	if err != nil {
 		return nil, err
 	}
-	lg.Info("server: content loaded", "from", areas.From, "zones", len(set.Zones), "rooms", len(set.Rooms), "mobs", len(set.Mobs), "items", len(set.Items))
+	lg.Info("server: content loaded", logev.ID(1102), "from", areas.From, "zones", len(set.Zones), "rooms", len(set.Rooms), "mobs", len(set.Mobs), "items", len(set.Items))
 	// Every address is bound before anything is written: a port in use
 	// stops start-up before the store is touched.
 	if err := s.listen(); err != nil {
@@ -154,15 +154,15 @@ func Start(cfg *config.Config, opt Options) (srv *Server, err error) {
 		return nil, withNewestBackup(err, backups)
 	}
 	if s.db.Fresh() {
-		lg.Info("server: there was no database file, so a new, empty one was made", "path", path)
+		lg.Info("server: there was no database file, so a new, empty one was made", logev.ID(1103), "path", path)
 	}
 	for _, n := range s.db.Notes() {
-		lg.Warn("server: store: "+n, "path", path)
+		lg.Warn("server: store: "+n, logev.ID(1104), "path", path)
 	}
 	for _, m := range s.db.Migrations() {
-		lg.Info("server: store: "+m, "path", path)
+		lg.Info("server: store: "+m, logev.ID(1105), "path", path)
 	}
-	lg.Info("server: store open", "path", path, "boot", s.db.Boot(), "bytes", s.db.Size(),
+	lg.Info("server: store open", logev.ID(1106), "path", path, "boot", s.db.Boot(), "bytes", s.db.Size(),
 		"check_on_open", cfg.Store.CheckOnOpen, "took", time.Since(opened).Round(time.Millisecond))
 	wcfg := cfg.World
 	wcfg.Lua = cfg.Lua
@@ -227,20 +227,20 @@ func Start(cfg *config.Config, opt Options) (srv *Server, err error) {
 		go func() {
 			defer s.wg.Done()
 			if err := s.gate.ServeTelnet(s.telnetL); err != nil {
-				lg.Error("server: telnet listener stopped", "err", err)
+				lg.Error("server: a listener stopped", logev.ID(1107), "listener", "telnet", "err", err)
 			}
 		}()
-		lg.Info("server: telnet listening", "addr", s.telnetL.Addr().String())
+		lg.Info("server: listening", logev.ID(1108), "listener", "telnet", "addr", s.telnetL.Addr().String())
 	}
 	if s.sshL != nil {
 		s.wg.Add(1)
 		go func() {
 			defer s.wg.Done()
 			if err := s.ssh.Serve(s.sshL); err != nil {
-				lg.Error("server: ssh listener stopped", "err", err)
+				lg.Error("server: a listener stopped", logev.ID(1107), "listener", "ssh", "err", err)
 			}
 		}()
-		lg.Info("server: ssh listening", "addr", s.sshL.Addr().String(), "host_key", gossh.FingerprintSHA256(s.ssh.HostKey()))
+		lg.Info("server: listening", logev.ID(1108), "listener", "ssh", "addr", s.sshL.Addr().String(), "host_key", gossh.FingerprintSHA256(s.ssh.HostKey()))
 	}
 	if s.tlsL != nil {
 		plainPort := ""
@@ -251,10 +251,10 @@ func Start(cfg *config.Config, opt Options) (srv *Server, err error) {
 		go func() {
 			defer s.wg.Done()
 			if err := s.gate.ServeTelnetTLS(s.tlsL, s.tlsCfg, plainPort); err != nil {
-				lg.Error("server: TLS listener stopped", "err", err)
+				lg.Error("server: a listener stopped", logev.ID(1107), "listener", "tls", "err", err)
 			}
 		}()
-		lg.Info("server: telnet over TLS listening", "addr", s.tlsL.Addr().String())
+		lg.Info("server: listening", logev.ID(1108), "listener", "tls", "addr", s.tlsL.Addr().String())
 	}
 	if s.httpL != nil {
 		var h http.Handler = s.adminMux()
@@ -266,10 +266,10 @@ func Start(cfg *config.Config, opt Options) (srv *Server, err error) {
 		go func() {
 			defer s.wg.Done()
 			if err := s.httpS.Serve(s.httpL); err != nil && !errors.Is(err, http.ErrServerClosed) {
-				lg.Error("server: http listener stopped", "err", err)
+				lg.Error("server: a listener stopped", logev.ID(1107), "listener", "http", "err", err)
 			}
 		}()
-		lg.Info("server: admin http listening", "addr", s.httpL.Addr().String(), "token", cfg.Server.AdminToken != "", "pprof", cfg.Server.Pprof)
+		lg.Info("server: listening", logev.ID(1108), "listener", "http", "addr", s.httpL.Addr().String(), "token", cfg.Server.AdminToken != "", "pprof", cfg.Server.Pprof)
 	}
 	s.serving.Store(true)
 	return s, nil
@@ -414,7 +414,7 @@ func (s *Server) Shutdown(ctx context.Context) error {
 		s.wg.Wait()
 		errs = append(errs, s.db.Close())
 		err = errors.Join(errs...)
-		s.log.Info("server: stopped", "took", time.Since(start).Round(time.Millisecond), "err", err)
+		s.log.Info("server: stopped", logev.ID(1109), "took", time.Since(start).Round(time.Millisecond), "err", err)
 	})
 	return err
 }

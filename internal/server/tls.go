@@ -14,6 +14,8 @@ import (
 	"os"
 	"path/filepath"
 	"time"
+
+	"zonemud/internal/logev"
 )
 
 // tlsConfig loads the certificate and key the config names, or, when it
@@ -26,7 +28,7 @@ func tlsConfig(certFile, keyFile, dataDir, host string, log *slog.Logger) (*tls.
 			if err := selfSigned(certFile, keyFile, host); err != nil {
 				return nil, err
 			}
-			log.Info("server: new self-signed TLS certificate", "cert", certFile, "key", keyFile)
+			log.Info("server: new self-signed TLS certificate", logev.ID(1110), "cert", certFile, "key", keyFile)
 		}
 	}
 	cert, err := tls.LoadX509KeyPair(certFile, keyFile)

@@ -13,6 +13,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"zonemud/internal/logev"
 	"zonemud/net/telnet"
 	"zonemud/world"
 )
@@ -189,7 +190,7 @@ func (g *Gate) ServeTelnet(l net.Listener) error {
 			// Out of file descriptors and the like: wait and go on,
 			// never spin and never die.
 			backoff = min(max(2*backoff, 5*time.Millisecond), time.Second)
-			g.log.Warn("gate: accept failed; retrying", "err", err, "after", backoff)
+			g.log.Warn("gate: accept failed; retrying", logev.ID(2001), "front", frontTelnet, "err", err, "after", backoff)
 			time.Sleep(backoff)
 			continue
 		}

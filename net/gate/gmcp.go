@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"zonemud/internal/logev"
 	"zonemud/net/telnet"
 )
 
@@ -23,12 +24,12 @@ func (s *Session) handleGMCP(pkg string, data []byte) {
 			Version string `json:"version"`
 		}
 		if len(data) > 0 && json.Unmarshal(data, &hello) != nil {
-			s.g.log.Debug("gate: GMCP Core.Hello is not JSON", "session", s.id)
+			s.g.log.Debug("gate: a GMCP message from the client does not read", logev.ID(2005), logev.Session(s.id), "pkg", "Core.Hello")
 		}
 	case "core.supports.set", "core.supports.add", "core.supports.remove":
 		var list []string
 		if err := json.Unmarshal(data, &list); err != nil {
-			s.g.log.Debug("gate: GMCP Core.Supports payload is not a JSON list of strings", "session", s.id, "err", err)
+			s.g.log.Debug("gate: a GMCP message from the client does not read", logev.ID(2005), logev.Session(s.id), "pkg", "Core.Supports", "err", err)
 			return
 		}
 		s.mu.Lock()

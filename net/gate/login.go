@@ -44,6 +44,7 @@ func (s *Session) serve(pre *preAuth) {
 	}
 	s.name.Store(&name)
 	s.g.met.logins.WithLabelValues(s.front).Inc()
+	s.g.log.Info("gate: a player logged in", logev.ID(2108), logev.Player(name), logev.Session(s.id), logev.Remote(s.c.remote()), "front", s.front)
 	route, err := s.g.w.Enter(name, s)
 	if err != nil {
 		switch {
@@ -111,7 +112,7 @@ func (s *Session) handleEvent(ev event) bool {
 	case evDecompress:
 		s.put(frameDecompress, nil, "")
 	case evProtocol:
-		s.g.log.Debug("gate: telnet protocol error", "session", s.id, "remote", s.c.remote(), "reason", ev.text)
+		s.g.log.Debug("gate: a telnet protocol error", logev.ID(2003), logev.Session(s.id), logev.Remote(s.c.remote()), "reason", ev.text)
 	case evResize, evClient:
 	default:
 		return false
@@ -183,7 +184,7 @@ func (s *Session) login() (string, error) {
 			continue
 		}
 		if why := s.g.w.Banned(addrOf(s.remote), name); why != "" {
-			s.g.log.Info("gate: a banned login was refused", logev.ID(2301), logev.Player(name), logev.Session(s.id), logev.Remote(s.remote.String()))
+			s.g.log.Info("gate: a banned login was refused", logev.ID(2301), logev.Player(name), logev.Session(s.id), logev.Remote(s.c.remote()))
 			s.Close(why)
 			return "", errLoginOver
 		}
@@ -198,7 +199,7 @@ func (s *Session) login() (string, error) {
 				return name, nil
 			}
 		case err != nil:
-			s.g.log.Error("gate: account read failed", "name", name, "err", err)
+			s.g.log.Error("gate: an account cannot be read", logev.ID(2101), logev.Player(name), logev.Session(s.id), "err", err)
 			s.Close("Accounts cannot be read right now; please try again later.")
 			return "", errLoginOver
 		default:
@@ -221,7 +222,7 @@ func (s *Session) preLogin(pre *preAuth) (string, error) {
 		return "", errLoginOver
 	}
 	if why := s.g.w.Banned(addrOf(s.remote), name); why != "" {
-		s.g.log.Info("gate: a banned login was refused", logev.ID(2301), logev.Player(name), logev.Session(s.id), logev.Remote(s.remote.String()))
+		s.g.log.Info("gate: a banned login was refused", logev.ID(2301), logev.Player(name), logev.Session(s.id), logev.Remote(s.c.remote()))
 		s.Close(why)
 		return "", errLoginOver
 	}
@@ -234,7 +235,7 @@ func (s *Session) preLogin(pre *preAuth) (string, error) {
 		s.Close("That character already exists; log in with its password or a registered key.")
 		return "", errLoginOver
 	case !errors.Is(err, world.ErrNoAccount):
-		s.g.log.Error("gate: account read failed", "name", name, "err", err)
+		s.g.log.Error("gate: an account cannot be read", logev.ID(2101), logev.Player(name), logev.Session(s.id), "err", err)
 		s.Close("Accounts cannot be read right now; please try again later.")
 		return "", errLoginOver
 	}
@@ -253,7 +254,7 @@ func (s *Session) preLogin(pre *preAuth) (string, error) {
 // the admin, so a failure to write it is logged and the login goes on.
 func (s *Session) touchLogin(name string) {
 	if err := s.g.w.TouchLogin(name); err != nil {
-		s.g.log.Warn("gate: last login time not recorded", "name", name, "err", err)
+		s.g.log.Warn("gate: the last login time was not recorded", logev.ID(2102), logev.Player(name), "err", err)
 	}
 }
 
@@ -290,7 +291,7 @@ func (s *Session) create(name string) (bool, error) {
 		}
 		hash, err := s.g.hash(pw)
 		if err != nil {
-			s.g.log.Error("gate: password hash failed", "err", err)
+			s.g.log.Error("gate: a password hash failed", logev.ID(2103), logev.Session(s.id), "err", err)
 			s.Close("Something went wrong on our side; please try again later.")
 			return false, errLoginOver
 		}
@@ -300,11 +301,11 @@ func (s *Session) create(name string) (bool, error) {
 			s.Write([]byte("Someone has just taken that name. Please choose another.\n"), false)
 			return false, nil
 		case err != nil:
-			s.g.log.Error("gate: account create failed", "name", name, "err", err)
+			s.g.log.Error("gate: an account cannot be created", logev.ID(2104), logev.Player(name), logev.Session(s.id), "err", err)
 			s.Close("Accounts cannot be written right now; please try again later.")
 			return false, errLoginOver
 		}
-		s.g.log.Info("gate: new character", "name", name, "remote", s.c.remote())
+		s.g.log.Info("gate: a new character", logev.ID(2105), logev.Player(name), logev.Session(s.id), logev.Remote(s.c.remote()), "front", s.front)
 		return true, nil
 	}
 	s.Close("Too many tries; goodbye.")
@@ -332,7 +333,7 @@ func (s *Session) authenticate(acct *world.Account) error {
 		}
 		s.Write([]byte("Wrong password.\n"), false)
 	}
-	s.g.log.Info("gate: too many wrong passwords", "name", acct.Name, "remote", s.c.remote())
+	s.g.log.Info("gate: too many wrong passwords; closed", logev.ID(2106), logev.Player(acct.Name), logev.Session(s.id), logev.Remote(s.c.remote()))
 	s.Close("Too many wrong passwords; goodbye.")
 	return errLoginOver
 }
@@ -376,7 +377,7 @@ func (g *Gate) checkLogin(acct *world.Account, pw string, remote net.Addr, front
 	ok, err := g.check(pw, acct.Hash)
 	switch {
 	case err != nil:
-		g.log.Error("gate: stored hash unreadable", "name", acct.Name, "err", err)
+		g.log.Error("gate: a stored password hash does not read", logev.ID(2107), logev.Player(acct.Name), "err", err)
 		t.finish(false)
 		return passwordUnreadable, ""
 	case ok:

@@ -9,6 +9,7 @@ import (
 
 	"golang.org/x/time/rate"
 
+	"zonemud/internal/logev"
 	"zonemud/world"
 )
 
@@ -167,7 +168,7 @@ func (s *Session) GMCP(pkg string, data any) {
 	if !ok {
 		var err error
 		if b, err = json.Marshal(data); err != nil {
-			s.g.log.Warn("gate: GMCP payload does not encode", "pkg", pkg, "err", err)
+			s.g.log.Warn("gate: a GMCP payload does not encode", logev.ID(2004), logev.Session(s.id), "pkg", pkg, "err", err)
 			return
 		}
 	}

@@ -8,6 +8,7 @@ import (
 	"os"
 	"time"
 
+	"zonemud/internal/logev"
 	"zonemud/net/telnet"
 )
 
@@ -26,7 +27,7 @@ func (g *Gate) ServeTelnetTLS(l net.Listener, cfg *tls.Config, plainPort string)
 				return nil
 			}
 			backoff = min(max(2*backoff, 5*time.Millisecond), time.Second)
-			g.log.Warn("gate: TLS accept failed; retrying", "err", err, "after", backoff)
+			g.log.Warn("gate: accept failed; retrying", logev.ID(2001), "front", frontTLS, "err", err, "after", backoff)
 			time.Sleep(backoff)
 			continue
 		}
@@ -78,7 +79,7 @@ func (g *Gate) startTLS(raw net.Conn, cfg *tls.Config, plainPort string) (net.Co
 	}
 	tc := tls.Server(&peeked{Conn: raw, r: br}, cfg)
 	if err := tc.Handshake(); err != nil {
-		g.log.Debug("gate: TLS handshake failed", "remote", raw.RemoteAddr().String(), "err", err)
+		g.log.Debug("gate: a TLS handshake failed", logev.ID(2002), logev.Remote(raw.RemoteAddr().String()), "err", err)
 		_ = raw.Close()
 		return nil, false
 	}

@@ -10,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	"zonemud/internal/logev"
 	"zonemud/world"
 )
 
@@ -64,7 +65,7 @@ func (s *Session) drain() {
 		s.out.Recycle(frames)
 		if closing || err != nil {
 			if err != nil && !errors.Is(err, net.ErrClosed) && !errors.Is(err, io.EOF) {
-				s.g.log.Debug("gate: write failed; closing", "session", s.id, "err", err)
+				s.g.log.Debug("gate: a write failed; closing", logev.ID(2007), logev.Session(s.id), logev.Remote(s.c.remote()), "err", err)
 			}
 			s.finish()
 			return

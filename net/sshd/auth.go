@@ -7,6 +7,8 @@ import (
 
 	"github.com/gliderlabs/ssh"
 	gossh "golang.org/x/crypto/ssh"
+
+	"zonemud/internal/logev"
 )
 
 // What the one successful authentication proved, as kept in the
@@ -54,11 +56,11 @@ func logUser(u string) string {
 // lookup, hash or key check.
 func (s *Server) mayTry(c gossh.ConnMetadata) bool {
 	if len(c.User()) > maxUser {
-		s.log.Debug("sshd: authentication refused", "user", logUser(c.User()), "remote", c.RemoteAddr().String(), "why", "user name too long")
+		s.log.Debug("sshd: an authentication refused", logev.ID(3009), "user", logUser(c.User()), logev.Remote(c.RemoteAddr().String()), "why", "user name too long")
 		return false
 	}
 	if why := s.g.AddressRefused(c.RemoteAddr()); why != "" {
-		s.log.Debug("sshd: authentication refused", "user", logUser(c.User()), "remote", c.RemoteAddr().String(), "why", why)
+		s.log.Debug("sshd: an authentication refused", logev.ID(3009), "user", logUser(c.User()), logev.Remote(c.RemoteAddr().String()), "why", why)
 		return false
 	}
 	return true
@@ -83,7 +85,7 @@ func (s *Server) serverConfig(ctx ssh.Context) *gossh.ServerConfig {
 		VerifiedPublicKeyCallback:   s.verifiedPublicKey,
 		AuthLogCallback: func(c gossh.ConnMetadata, method string, err error) {
 			if err == nil {
-				s.log.Debug("sshd: authenticated", "user", logUser(c.User()), "method", method, "remote", c.RemoteAddr().String())
+				s.log.Debug("sshd: authenticated", logev.ID(3010), "user", logUser(c.User()), "method", method, logev.Remote(c.RemoteAddr().String()))
 			}
 		},
 	}
@@ -103,7 +105,7 @@ func (s *Server) password(c gossh.ConnMetadata, pw []byte) (*gossh.Permissions, 
 	user := c.User()
 	exists, err := s.g.AccountExists(user)
 	if err != nil {
-		s.log.Error("sshd: account lookup failed", "user", logUser(user), "err", err)
+		s.log.Error("sshd: an account lookup failed", logev.ID(3011), "user", logUser(user), "err", err)
 		return nil, errDenied
 	}
 	if !exists {
@@ -125,7 +127,7 @@ func (s *Server) keyboardInteractive(c gossh.ConnMetadata, _ gossh.KeyboardInter
 	user := c.User()
 	exists, err := s.g.AccountExists(user)
 	if err != nil {
-		s.log.Error("sshd: account lookup failed", "user", logUser(user), "err", err)
+		s.log.Error("sshd: an account lookup failed", logev.ID(3011), "user", logUser(user), "err", err)
 		return nil, errDenied
 	}
 	if exists {
@@ -144,7 +146,7 @@ func (s *Server) publicKey(c gossh.ConnMetadata, key gossh.PublicKey) (*gossh.Pe
 	}
 	ok, err := s.registered(c.User(), key)
 	if err != nil {
-		s.log.Error("sshd: account keys lookup failed", "user", logUser(c.User()), "err", err)
+		s.log.Error("sshd: an account lookup failed", logev.ID(3011), "user", logUser(c.User()), "err", err)
 		return nil, errDenied
 	}
 	if !ok {

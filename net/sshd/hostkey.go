@@ -12,6 +12,8 @@ import (
 	"path/filepath"
 
 	gossh "golang.org/x/crypto/ssh"
+
+	"zonemud/internal/logev"
 )
 
 // loadHostKey reads the host key at path, or creates an ed25519 one there
@@ -27,7 +29,7 @@ func loadHostKey(path string, log *slog.Logger) (gossh.Signer, error) {
 			return nil, fmt.Errorf("sshd: host key %s cannot be read (%w); restore it from a backup, or move it away to make a new one (players will be warned the key changed)", path, err)
 		}
 		if fi, err := os.Stat(path); err == nil && fi.Mode().Perm()&0o077 != 0 {
-			log.Warn("sshd: host key file is readable by others; chmod 600 it", "file", path, "mode", fi.Mode().Perm().String())
+			log.Warn("sshd: the host key file is readable by others; chmod 600 it", logev.ID(3001), "file", path, "mode", fi.Mode().Perm().String())
 		}
 		return signer, nil
 	case !errors.Is(err, fs.ErrNotExist):
@@ -37,7 +39,7 @@ func loadHostKey(path string, log *slog.Logger) (gossh.Signer, error) {
 	if err != nil {
 		return nil, err
 	}
-	log.Info("sshd: new host key", "file", path, "fingerprint", gossh.FingerprintSHA256(signer.PublicKey()))
+	log.Info("sshd: a new host key", logev.ID(3002), "file", path, "fingerprint", gossh.FingerprintSHA256(signer.PublicKey()))
 	return signer, nil
 }
 

@@ -15,6 +15,7 @@ import (
 	"github.com/gliderlabs/ssh"
 	gossh "golang.org/x/crypto/ssh"
 
+	"zonemud/internal/logev"
 	"zonemud/net/gate"
 )
 
@@ -76,7 +77,7 @@ func New(g *gate.Gate, dataDir string, cfg Config, log *slog.Logger) (*Server, e
 			return c
 		},
 		ConnectionFailedCallback: func(c net.Conn, err error) {
-			s.log.Debug("sshd: handshake failed", "remote", c.RemoteAddr().String(), "err", err)
+			s.log.Debug("sshd: a handshake failed", logev.ID(3006), logev.Remote(c.RemoteAddr().String()), "err", err)
 		},
 		// Only session channels; no global requests (tcpip-forward and
 		// the like are refused), no subsystems.
@@ -120,7 +121,7 @@ func (s *Server) Serve(l net.Listener) error {
 			// Out of file descriptors and the like: wait and go on,
 			// never spin and never die.
 			backoff = min(max(2*backoff, 5*time.Millisecond), time.Second)
-			s.log.Warn("sshd: accept failed; retrying", "err", err, "after", backoff)
+			s.log.Warn("sshd: accept failed; retrying", logev.ID(3007), "err", err, "after", backoff)
 			time.Sleep(backoff)
 			continue
 		}
@@ -260,7 +261,7 @@ func (c *conn) idleTimeout() {
 	n := c.sessions
 	c.mu.Unlock()
 	if n == 0 {
-		c.s.log.Debug("sshd: closing a connection without a session", "remote", c.RemoteAddr().String())
+		c.s.log.Debug("sshd: closing a connection without a session", logev.ID(3008), logev.Remote(c.RemoteAddr().String()))
 		_ = c.Close()
 	}
 }

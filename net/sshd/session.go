@@ -10,6 +10,7 @@ import (
 	"github.com/gliderlabs/ssh"
 	gossh "golang.org/x/crypto/ssh"
 
+	"zonemud/internal/logev"
 	"zonemud/net/gate"
 )
 
@@ -154,7 +155,7 @@ func (x *session) shell() {
 	}
 	id, err := x.s.identify(x.sc.User(), x.sc.Permissions)
 	if err != nil {
-		x.s.log.Warn("sshd: session refused", "user", logUser(x.sc.User()), "remote", x.sc.RemoteAddr().String(), "err", err)
+		x.s.log.Warn("sshd: a session refused", logev.ID(3003), "user", logUser(x.sc.User()), logev.Remote(x.sc.RemoteAddr().String()), "err", err)
 		x.refuse("zonemud could not confirm who you are; please connect again.")
 		return
 	}
@@ -162,7 +163,7 @@ func (x *session) shell() {
 	if id.key != nil {
 		args = append(args, "key", gossh.FingerprintSHA256(id.key))
 	}
-	x.s.log.Info("sshd: session", args...)
+	x.s.log.Info("sshd: a session", append([]any{logev.ID(3004)}, args...)...)
 
 	sz, done, ch := newSizes(), make(chan struct{}), x.ch
 	login := gate.SSHLogin{
@@ -323,7 +324,7 @@ func (c *channel) Read(p []byte) (int, error) {
 
 func (c *channel) Write(p []byte) (int, error) {
 	t := time.AfterFunc(c.cn.s.stall, func() {
-		c.cn.s.log.Info("sshd: client stopped reading; closing its connection", "remote", c.cn.RemoteAddr().String())
+		c.cn.s.log.Info("sshd: a client stopped reading; closing its connection", logev.ID(3005), logev.Remote(c.cn.RemoteAddr().String()))
 		_ = c.cn.Close()
 	})
 	defer t.Stop()

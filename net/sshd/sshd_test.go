@@ -38,7 +38,7 @@ func TestSSH_FirstLoginCreates_ThenKeyLogin(t *testing.T) {
 	tm2.Expect("Exits:")
 	tm2.Expect("> ")
 	tm2.Do("score", "Sshera, level")
-	if got := e.logs.lines(`msg="sshd: session"`, "user=Sshera", "method=publickey", gossh.FingerprintSHA256(key.PublicKey())); len(got) != 1 {
+	if got := e.logs.lines("event=3004", "user=Sshera", "method=publickey", gossh.FingerprintSHA256(key.PublicKey())); len(got) != 1 {
 		t.Fatalf("log lines for the key login = %q, want one", got)
 	}
 }
@@ -164,10 +164,10 @@ func TestSSH_OfferedKeyIsNotIdentity(t *testing.T) {
 	c := e.mustDial("Victima", offer, gossh.Password("victima-password"))
 	tm := openTerm(t, c, "xterm", 80, 24)
 	tm.Expect("Exits:")
-	if got := e.logs.lines(`msg="sshd: session"`, "user=Victima", "method=password"); len(got) != 1 || strings.Contains(got[0], "key=") {
+	if got := e.logs.lines("event=3004", "user=Victima", "method=password"); len(got) != 1 || strings.Contains(got[0], "key=") {
 		t.Fatalf("password session log = %q, want one line without a key", got)
 	}
-	if got := e.logs.lines(`msg="sshd: session"`, "user=Victima", "method=publickey"); len(got) != 0 {
+	if got := e.logs.lines("event=3004", "user=Victima", "method=publickey"); len(got) != 0 {
 		t.Fatalf("a session was recorded as opened by a key: %q", got)
 	}
 	tm.Do("quit", "Farewell")
