@@ -27,8 +27,10 @@
 //
 // Goroutines, per connection, counted in Gate.wg so Wait can wait for
 // them:
-//   - the reader (Session.serve): the opening negotiation, the login, then
-//     every line through the route the world handed it at login
+//   - the reader (Session.serve, then Session.play; for telnet, play runs
+//     on a fresh goroutine once the login is done, so that an idle
+//     connection waits on a small stack): the opening negotiation, the
+//     login, then every line through the route the world handed it at login
 //     (world.Route.Input, which looks the character's zone up in the
 //     world's residency index for each line, and may block while that
 //     zone's inbox is full and the zone alive); when the connection drops

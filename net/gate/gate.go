@@ -209,7 +209,7 @@ func (g *Gate) ServeTelnet(l net.Listener) error {
 		g.wg.Add(1)
 		go func() {
 			defer g.wg.Done()
-			g.run(c.RemoteAddr(), frontTelnet, func(s *Session) conn { return newTelnetConn(c, tc, s.raw) }, nil)
+			g.run(c.RemoteAddr(), frontTelnet, func(s *Session) conn { return newTelnetConn(c, tc, s.raw) }, nil, true)
 		}()
 	}
 }
@@ -238,9 +238,13 @@ func (g *Gate) admit(addr net.Addr) string {
 }
 
 // run is one connection's life: the reader (login, then play) on the
-// calling goroutine, a writer on its own while output is queued. It returns when the
+// calling goroutine, a writer on its own while output is queued. With
+// detach, play goes on on a fresh goroutine and run returns after the
+// login: an idle connection then waits on a goroutine whose stack never
+// held the login's deep calls, which keeps it small. Without detach (SSH,
+// whose handler must last as long as the session) run returns when the
 // session has ended. The caller has admitted the connection.
-func (g *Gate) run(remote net.Addr, front string, mk func(*Session) conn, pre *preAuth) {
+func (g *Gate) run(remote net.Addr, front string, mk func(*Session) conn, pre *preAuth, detach bool) {
 	s := newSession(g, g.nextID.Add(1))
 	s.remote, s.front, s.meters = remote, front, g.met.front(front)
 	s.lastRead.Store(time.Now().UnixNano())
@@ -248,15 +252,42 @@ func (g *Gate) run(remote net.Addr, front string, mk func(*Session) conn, pre *p
 	g.mu.Lock()
 	g.sessions[s.id] = s
 	g.mu.Unlock()
-	defer func() {
-		g.conns.Add(-1)
-		g.byIP.done(g.ipKey(remote))
-		g.mu.Lock()
-		delete(g.sessions, s.id)
-		g.mu.Unlock()
+	var route *world.Route
+	pprof.Do(context.Background(), readerLabels, func(context.Context) { route = s.serve(pre) })
+	if route == nil {
+		g.end(s)
+		return
+	}
+	if !detach {
+		pprof.Do(context.Background(), readerLabels, func(context.Context) { s.play(route) })
+		g.end(s)
+		return
+	}
+	g.wg.Add(1)
+	go func() {
+		defer g.wg.Done()
+		pprof.SetGoroutineLabels(readerCtx)
+		s.play(route)
+		g.end(s)
 	}()
-	pprof.Do(context.Background(), pprof.Labels("session", "reader"), func(context.Context) { s.serve(pre) })
-	<-s.done // the last output is written and the connection closed
+}
+
+// readerLabels and readerCtx mark session readers in profiles.
+var (
+	readerLabels = pprof.Labels("session", "reader")
+	readerCtx    = pprof.WithLabels(context.Background(), readerLabels)
+)
+
+// end closes a session whose reader is done and waits for its last output
+// to be written and the connection closed.
+func (g *Gate) end(s *Session) {
+	s.Close("")
+	<-s.done
+	g.conns.Add(-1)
+	g.byIP.done(g.ipKey(s.remote))
+	g.mu.Lock()
+	delete(g.sessions, s.id)
+	g.mu.Unlock()
 }
 
 // Output is how many bursts of output the sessions have flushed (each one

@@ -25,10 +25,10 @@ type preAuth struct {
 	authenticated bool
 }
 
-// serve is the session's reader goroutine: the opening negotiation, the
-// login dialogue, then every line into the zone that holds the character.
-func (s *Session) serve(pre *preAuth) {
-	defer s.Close("")
+// serve is the session's login: the opening negotiation, the login
+// dialogue, and the character's entry into the world. It returns the
+// route input goes by, or nil if the session is over.
+func (s *Session) serve(pre *preAuth) *world.Route {
 	s.raw(s.c.opening())
 	banner := strings.ReplaceAll(s.g.cfg.Banner, "{game}", s.g.w.GameName())
 	s.Write([]byte(banner+"\n"), false)
@@ -40,7 +40,7 @@ func (s *Session) serve(pre *preAuth) {
 		name, err = s.login()
 	}
 	if err != nil {
-		return
+		return nil
 	}
 	s.name.Store(&name)
 	s.g.met.logins.WithLabelValues(s.front).Inc()
@@ -55,39 +55,26 @@ func (s *Session) serve(pre *preAuth) {
 		default:
 			s.Close("Your character could not be loaded, so it has not been touched. The admin has been told; please let them know too.")
 		}
-		return
+		return nil
 	}
 	s.route.Store(route)
 	_ = s.c.setReadDeadline(time.Time{})
-	s.play(route)
+	return route
 }
 
 // play posts input lines through the session's route until the connection
 // ends. Each line gets the next sequence number; the zone applies each once.
+// Its frame is kept small, the work done in onEvent: an idle connection
+// waits here, and the depth of the stack it waits with decides how small
+// the goroutine's stack can shrink.
 func (s *Session) play(route *world.Route) {
-	ctx := context.Background()
 	for {
 		ev, err := s.c.next()
 		if err != nil {
 			break
 		}
-		if s.handleEvent(ev) {
-			continue
-		}
-		switch ev.kind {
-		case evLine:
-			s.typed.Store(true)
-			s.lastRead.Store(time.Now().UnixNano())
-			if err := s.lim.Wait(ctx); err != nil {
-				return
-			}
-			s.seq++
-			if !route.Input(s.seq, ev.text) {
-				s.Close("The world is not answering; please log in again in a moment.")
-				return
-			}
-		case evTooLong:
-			s.Write([]byte(fmt.Sprintf("That line is too long (more than %d bytes) and was ignored.\n> ", ev.n)), true)
+		if s.onEvent(route, &ev) {
+			return // the world is not answering: nothing to drop
 		}
 	}
 	// The connection went without a quit: the character goes link-dead.
@@ -97,6 +84,30 @@ func (s *Session) play(route *world.Route) {
 	// (quit, takeover, idle, shutdown) unbound it first and ignores the drop.
 	s.gone.Store(true)
 	route.Dropped()
+}
+
+// onEvent handles one event in play. It reports whether play should stop
+// at once, without dropping the character.
+func (s *Session) onEvent(route *world.Route, ev *event) bool {
+	if s.handleEvent(*ev) {
+		return false
+	}
+	switch ev.kind {
+	case evLine:
+		s.typed.Store(true)
+		s.lastRead.Store(time.Now().UnixNano())
+		if err := s.lim.Wait(context.Background()); err != nil {
+			return true
+		}
+		s.seq++
+		if !route.Input(s.seq, ev.text) {
+			s.Close("The world is not answering; please log in again in a moment.")
+			return true
+		}
+	case evTooLong:
+		s.Write([]byte(fmt.Sprintf("That line is too long (more than %d bytes) and was ignored.\n> ", ev.n)), true)
+	}
+	return false
 }
 
 // handleEvent deals with the events that are the same at login and in

@@ -42,7 +42,7 @@ func (g *Gate) ServeSSH(l SSHLogin) {
 	}
 	g.wg.Add(1)
 	defer g.wg.Done()
-	g.run(l.Remote, frontSSH, func(s *Session) conn { return newSSHConn(l, g.cfg.MaxLine) }, &preAuth{name: l.User, authenticated: l.Authenticated})
+	g.run(l.Remote, frontSSH, func(s *Session) conn { return newSSHConn(l, g.cfg.MaxLine) }, &preAuth{name: l.User, authenticated: l.Authenticated}, false)
 }
 
 // AccountExists reports whether a character name has an account. It is

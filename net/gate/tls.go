@@ -50,7 +50,7 @@ func (g *Gate) ServeTelnetTLS(l net.Listener, cfg *tls.Config, plainPort string)
 				OfferNAWS: true, OfferTTYPE: true, OfferCharset: true, OfferEOR: true,
 				OfferGMCP: true, OfferMSSP: true, OfferMCCP2: true,
 			}
-			g.run(raw.RemoteAddr(), frontTLS, func(s *Session) conn { return newTelnetConn(c, tc, s.raw) }, nil)
+			g.run(raw.RemoteAddr(), frontTLS, func(s *Session) conn { return newTelnetConn(c, tc, s.raw) }, nil, true)
 		}()
 	}
 }
