@@ -49,13 +49,19 @@ type news struct {
 // newsNames is how many names a summary lists before "and N others".
 const newsNames = 3
 
+// crowded reports whether room holds more players than the crowd size,
+// where comings and goings are summarised and others' output gathered.
+func (z *Zone) crowded(room *Room) bool {
+	return room != nil && z.cfg.CrowdSize > 0 && room.nplayers > z.cfg.CrowdSize
+}
+
 // presence tells room that actor came or went, as act does; in a crowded
 // room it is gathered and told at the next pulse.
 func (z *Zone) presence(room *Room, skip, actor *Char, n notice) {
 	if room == nil {
 		return
 	}
-	if z.cfg.CrowdSize <= 0 || room.nplayers <= z.cfg.CrowdSize {
+	if !z.crowded(room) {
 		z.act(room, skip, actor, n.one)
 		return
 	}

@@ -69,25 +69,6 @@ func (z *Zone) DrainForTest() {
 	z.flushNowForTest()
 }
 
-// flushNowForTest flushes every player, gap or not: tests that drive the
-// zone by hand see every line at once, as a player does a gap later.
-func (z *Zone) flushNowForTest() {
-	for _, c := range z.flushList {
-		if c.pl != nil && !c.pl.urgent {
-			c.pl.urgent = true
-			z.urgentList = append(z.urgentList, c)
-		}
-	}
-	z.flush()
-}
-
-// SetFlushGapForTest sets the least time between two flushes of output a
-// player did not ask for.
-func (z *Zone) SetFlushGapForTest(d time.Duration) { z.gap = d }
-
-// FlushDueForTest is when the zone's waiting output is due; zero if none.
-func (z *Zone) FlushDueForTest() time.Time { return z.flushDue }
-
 // SpawnForTest puts n copies of a mob in a room.
 func (z *Zone) SpawnForTest(mob, room string, n int) {
 	p, r := z.set.Mobs[mob], z.rooms[room]
@@ -328,28 +309,6 @@ func (z *Zone) LagForTest(name string, pulses uint64) {
 // change (each test loads its own content).
 func (z *Zone) ItemProtoForTest(ref string) *content.Item { return z.set.Items[ref] }
 
-// QueueInputForTest puts a line in the inbox without handling it, as a
-// session does while the zone is busy. The inbox must have room.
-func (z *Zone) QueueInputForTest(s Session, seq uint64, line string) {
-	select {
-	case z.inbox <- inputMsg{sess: s, seq: seq, line: line}:
-	default:
-		panic("QueueInputForTest: the inbox is full")
-	}
-}
-
-// BatchForTest runs one turn of Run on what the inbox holds: one batch,
-// then the flush (the gap applies).
-func (z *Zone) BatchForTest() {
-	select {
-	case m := <-z.inbox:
-		z.batch(m)
-	default:
-		z.batch(nil)
-	}
-	z.flush()
-}
-
 // PrivilegedCommand is a command above a player's role.
 type PrivilegedCommand struct{ Name, Role, Usage string }
 
@@ -372,18 +331,6 @@ func (z *Zone) MoveIntoForTest(name string, dest *Zone, room string) bool {
 			z.transferOut(c, dest, room, "")
 		}
 	})
-}
-
-// WaitingConsistentForTest reports whether the zone's count of players with
-// output waiting matches its players.
-func (z *Zone) WaitingConsistentForTest() bool {
-	n := 0
-	for _, c := range z.players {
-		if c.pl.queued {
-			n++
-		}
-	}
-	return n == z.waiting
 }
 
 // RoomNameForTest is the name a room of this zone shows now.

@@ -386,13 +386,14 @@ func (z *Zone) promptText(c *Char) string {
 	return "> "
 }
 
-// flushGap is the least time between two flushes of output a player did
-// not ask for (other players' talk, comings and goings): once such output
-// waits, it goes out a gap after the player's last flush (a quarter gap
-// later at most). In a crowd such lines come faster than anyone reads;
-// gathering them turns a write per line into a write per gap. A player's own answer
-// (anything that asked for a prompt) goes out with its batch, carrying
-// whatever waited, and output after a quiet spell goes at once.
+// flushGap is the least time between two flushes of output a player in a
+// crowded room did not ask for (other players' talk, comings and goings):
+// once such output waits, it goes out a gap after the player's last flush
+// (a quarter gap later at most). In a crowd such lines come faster than
+// anyone reads; gathering them turns a write per line into a write per
+// gap. A player's own answer (anything that asked for a prompt) goes out
+// with its batch, carrying whatever waited; output after a quiet spell,
+// and all output in a room that is not crowded, goes at once.
 const flushGap = 100 * time.Millisecond
 
 // flush hands waiting output, with a prompt, to players' sessions: those
@@ -442,7 +443,7 @@ func (z *Zone) flush() {
 		if p == nil || !p.queued {
 			continue
 		}
-		if at := p.lastFlush.Add(z.gap); now.Before(at) {
+		if at := p.lastFlush.Add(z.gap); now.Before(at) && z.crowded(c.room) {
 			keep = append(keep, c)
 			if z.flushDue.IsZero() || at.Before(z.flushDue) {
 				z.flushDue = at

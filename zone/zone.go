@@ -41,7 +41,8 @@ type Config struct {
 	// names it.
 	SSHPort string `toml:"-"`
 	// CrowdSize is the number of players in a room past which comings and
-	// goings are told as one summary a pulse rather than one line each
+	// goings are told as one summary a pulse rather than one line each,
+	// and others' output reaches a player at most once per flushGap
 	// (0: never).
 	CrowdSize int `toml:"crowd_size"`
 }
