@@ -72,8 +72,12 @@ func readProc(root string, pid int) (procSample, error) {
 // Metric names read from the server's /metrics.
 // Zone series are labelled by template; the output counters by front, and
 // are summed here.
+//
+// Older servers name the worst lateness zonemud_zone_pulse_lateness_seconds,
+// labelled by zone, and count no output; their lateness is read too.
 const (
 	metricLateness     = "zonemud_pulse_lateness_worst_seconds"
+	metricLatenessOld  = "zonemud_zone_pulse_lateness_seconds"
 	metricLatenessHist = "zonemud_pulse_lateness_seconds_bucket"
 	metricBursts       = "zonemud_output_writes_total"
 	metricLines        = "zonemud_output_lines_total"
@@ -124,10 +128,10 @@ func parseMetrics(r io.Reader) (scrape, error) {
 			continue
 		}
 		switch name {
-		case metricLateness:
+		case metricLateness, metricLatenessOld:
 			v, err := strconv.ParseFloat(value, 64)
 			if err == nil {
-				s.worst[labels["template"]] = v
+				s.worst[zoneLabel(labels)] = v
 			}
 		case metricBursts, metricLines:
 			f, err := strconv.ParseFloat(value, 64)
@@ -149,10 +153,19 @@ func parseMetrics(r io.Reader) (scrape, error) {
 			if s.hist[z] == nil {
 				s.hist[z] = map[float64]int64{}
 			}
-			s.hist[z][le] = n
+			s.hist[z][le] = int64(n)
 		}
 	}
 	return s, sc.Err()
+}
+
+// zoneLabel is a series' zone: its template label, or an older server's
+// zone label.
+func zoneLabel(labels map[string]string) string {
+	if t, ok := labels["template"]; ok {
+		return t
+	}
+	return labels["zone"]
 }
 
 // splitSample splits `name{k="v",...} value` (no escapes in our labels).

@@ -85,4 +85,11 @@ func TestParseMetricsAndLateness(t *testing.T) {
 	if zl[1].Pulses != 0 {
 		t.Errorf("a zone without a histogram has pulses %d", zl[1].Pulses)
 	}
+	old, _ := parseMetrics(strings.NewReader("zonemud_zone_pulse_lateness_seconds{zone=\"emberfall\"} 0.5\n"))
+	if old.worst["emberfall"] != 0.5 || old.bursts != -1 {
+		t.Errorf("an older server's metrics: worst %v, writes %d", old.worst, old.bursts)
+	}
+	if first.bursts != 1000 || first.lines != 9000 {
+		t.Errorf("writes and lines summed over fronts: %d, %d", first.bursts, first.lines)
+	}
 }
