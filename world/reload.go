@@ -407,7 +407,7 @@ func (w *World) finishReload(rep zone.ReloadReport, asks []reloadAsk) {
 		a.done(rep)
 	}
 	if !rep.Unchanged || rep.Refused() {
-		text := rep.Text()
+		text := rep.Told()
 		for _, z := range w.Zones() {
 			z.TellBuilders(text, func(name string) bool { return !asked(asks, name) })
 		}

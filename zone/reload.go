@@ -40,6 +40,10 @@ type Snapshot struct {
 // pulse. It reports whether the notice was taken.
 func (z *Zone) Reload() bool { return z.postOrDrop(reloadMsg{}) }
 
+// Told is the report as every builder online is told it: at most
+// maxToldProblems problems.
+func (r ReloadReport) Told() string { return r.text(maxToldProblems) }
+
 // TellBuilders shows text to every builder online in the zone (players
 // with the builder or admin role, or named in the zone file) for whom only,
 // if not nil, reports true. only runs on the zone goroutine.
@@ -118,6 +122,7 @@ func (z *Zone) reconcile(s *Snapshot) {
 		return
 	}
 	oldRooms := z.proto.Rooms
+	z.retired = false // a zone whose file came back before it was unhosted
 	z.proto, z.set, z.scripts = zp, s.Set, s.Scripts
 	z.name.Store(&zp.Name)
 	z.corpses = nil // made afresh from the new mob prototypes
@@ -336,12 +341,23 @@ type ReloadReport struct {
 func (r ReloadReport) Refused() bool { return len(r.Problems) > 0 }
 
 // Text is the report as a builder reads it.
-func (r ReloadReport) Text() string {
+func (r ReloadReport) Text() string { return r.text(0) }
+
+// maxToldProblems caps the problems told to every builder online at once;
+// reload and areas show them all.
+const maxToldProblems = 20
+
+// text is the report with at most limit problems (0: all).
+func (r ReloadReport) text(limit int) string {
 	var b strings.Builder
 	switch {
 	case r.Refused():
 		fmt.Fprintf(&b, "{R}Reload refused{x} (%s): %d problem(s); the world runs version %d as before.\n", r.Trigger, len(r.Problems), r.Version)
-		for _, p := range r.Problems {
+		for i, p := range r.Problems {
+			if limit > 0 && i == limit {
+				fmt.Fprintf(&b, "  ... and %d more: type reload, or run zonemud check, to see them all.\n", len(r.Problems)-limit)
+				break
+			}
 			b.WriteString("  " + content.EscapeMarkup(p.String()) + "\n")
 		}
 	case r.Unchanged:

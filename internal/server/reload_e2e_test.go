@@ -284,6 +284,15 @@ description = "Grass below the town."
 name = "A Wet Field"
 description = "Long grass, heavy with dew, and a ladder back up to the square."
 exits = { up = "emberfall:room:square" }
+
+[items.stone]
+keywords = ["stone"]
+short = "a wet stone"
+long = "A wet stone lies in the grass."
+
+[[resets]]
+item = "stone"
+room = "field"
 `)
 	edit(t, dir, "emberfall.toml", false, replaceOnce(squareExits, strings.TrimSuffix(squareExits, " }")+`, down = "meadow:room:field" }`))
 	rep := waitUntil(t, srv, seq, func() bool {
@@ -294,7 +303,27 @@ exits = { up = "emberfall:room:square" }
 		t.Fatalf("the new zone is not hosted: %s", rep.Text())
 	}
 	p.DoExpect("down", "A Wet Field")
-	p.DoExpect("up", "Emberfall Square")
+	p.DoExpect("get stone", "You get a wet stone")
+	inv := p.Do("inventory")
+
+	// The zone file is taken out (and the exit into it) while the player
+	// stands there: they are moved to the start room with a line, and the
+	// zone is unhosted once it is empty.
+	seq = lastSeq(srv)
+	edit(t, dir, "emberfall.toml", true, replaceOnce(`, down = "meadow:room:field" }`, " }"))
+	if err := os.Remove(filepath.Join(dir, "meadow.toml")); err != nil {
+		t.Fatal(err)
+	}
+	p.Expect("This part of the world has been unmade by its builders.")
+	p.Expect("Emberfall Square")
+	rep = waitUntil(t, srv, seq, func() bool { return srv.World().Zone("meadow") == nil })
+	if !strings.Contains(strings.Join(rep.Changes, "\n"), "meadow: unhosted") {
+		t.Errorf("report: %s", rep.Text())
+	}
+	if got := p.Do("inventory"); got != inv {
+		t.Errorf("inventory after the zone went: %q, want %q", got, inv)
+	}
+	p.DoExpect("look", "Emberfall Square")
 }
 
 // A script that fails on every call is switched off by its breaker; its
