@@ -177,12 +177,17 @@ func TestReload_SyntaxErrorToldToBuilderWorldKeepsRunning(t *testing.T) {
 	broken = strings.Replace(broken, `exits = { north = "north_street"`, `exits = {{ north = "north_street"`, 1)
 	line := strings.Count(broken[:strings.Index(broken, "exits = {{")], "\n") + 1
 	write(t, dir, "emberfall.toml", false, broken)
+	want := fmt.Sprintf("emberfall.toml:%d: ", line)
 	rep := waitReport(t, srv, seq)
-	for !rep.Refused() { // a save seen half written is refused too; wait for this one
+	for !rep.Refused() || !strings.HasPrefix(rep.Problems[0].String(), want) {
+		// A save seen half written is refused too, for another reason:
+		// wait for the reload that read the whole of it.
+		if !rep.Refused() && !rep.Unchanged {
+			t.Fatalf("a file with a syntax error was applied: %s", rep.Text())
+		}
 		rep = waitReport(t, srv, rep.Seq)
 	}
-	want := fmt.Sprintf("emberfall.toml:%d: ", line)
-	if len(rep.Problems) != 1 || !strings.HasPrefix(rep.Problems[0].String(), want) {
+	if len(rep.Problems) != 1 {
 		t.Fatalf("problems: %v; want one at %s", rep.Problems, want)
 	}
 	builder.Expect("Reload refused")
@@ -343,16 +348,13 @@ function on_command(actor, verb, args)
 end"""`, 1)
 	})
 	waitApplied(t, srv, seq)
-	for i := 0; ; i++ {
-		out := builder.Do("poke")
-		if strings.Contains(out, "switched off") {
-			break
-		}
+	for i := 0; !strings.Contains(string(builder.Raw()), "switched off"); i++ {
 		if i == 50 {
-			t.Fatalf("the breaker did not switch the script off after 50 failures: %q", out)
+			t.Fatalf("the breaker did not switch the script off after 50 failures: %q", builder.Do("poke"))
 		}
+		builder.DoExpect("poke", "the fountain is not ready")
+		builder.Expect("> ") // the end of that burst: a switch-off is told in it
 	}
-	builder.Skip()
 	builder.DoExpect("poke", "Huh?")
 	builder.DoExpect("scripterrors", "emberfall emberfall:room:square: emberfall.toml:")
 	builder.Expect("the fountain is not ready")
@@ -481,7 +483,7 @@ func TestReload_BadInputRefusedWorldUntouched(t *testing.T) {
 	for _, d := range []string{"east", "east", "east", "east"} {
 		p.DoExpect(d, "Exits:")
 	}
-	here := p.Do("look")
+	here := strings.SplitN(strings.TrimSpace(p.Do("look")), "\n", 2)[0] // the room's name
 	seq := lastSeq(srv)
 	if err := os.Remove(path("ashridge.toml")); err != nil {
 		t.Fatal(err)
@@ -492,8 +494,8 @@ func TestReload_BadInputRefusedWorldUntouched(t *testing.T) {
 	}
 	write(t, dir, "ashridge.toml", false, string(ash))
 	waitUntil(t, srv, seq, func() bool { return srv.World().Content().Zones["ashridge"] != nil })
-	if got := p.Do("look"); got != here {
-		t.Errorf("after ashridge.toml was deleted and written again: %q, want %q", got, here)
+	if got := p.Do("look"); !strings.HasPrefix(strings.TrimSpace(got), here) {
+		t.Errorf("after ashridge.toml was deleted and written again: %q, want to stand in %q", got, here)
 	}
 	if got := p.Do("inventory"); got != inv {
 		t.Errorf("inventory: %q, want %q", got, inv)
@@ -554,9 +556,8 @@ func TestBuild_Commands(t *testing.T) {
 	builder.DoExpect("purge rat", "Purged.")
 	builder.DoExpect("load ashridge:mob:kobold", "A mob is made only in its own zone")
 	builder.DoExpect("purge", "Purged")
-	builder.DoExpect("look", "Exits:")
-	if got := builder.Since(); strings.Contains(got, "Old Jory") {
-		t.Errorf("after purge, the room still shows Jory: %q", got)
+	if got := builder.Do("look"); strings.Contains(got, "Old Jory") || !strings.Contains(got, "Exits:") {
+		t.Errorf("after purge, the room: %q", got)
 	}
 	builder.DoExpect("zreset", "The resets of emberfall ran")
 	builder.DoExpect("look", "Old Jory")
