@@ -34,4 +34,7 @@ var (
 	ErrNoTemplate = errors.New("world: no such zone to host")
 	// ErrWedged: a zone's goroutine did not stop in time at unhost.
 	ErrWedged = errors.New("world: zone did not stop")
+	// ErrInstanceCap: the process holds as many instance copies as
+	// [instance] per_process allows.
+	ErrInstanceCap = errors.New("world: too many instance copies")
 )

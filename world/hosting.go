@@ -37,13 +37,23 @@ type host struct {
 	unhosted bool  // guarded by mu: no more renewals
 }
 
+// quiescent reports whether nobody is in h's zone or on the way into it.
+// refs counts every resident routed to the zone: its population (link-dead
+// characters included), stashed sessions (a login waiting to take over a
+// character in it), and arrivals in flight (a handoff queued on its
+// mailbox and not yet handled, which Moving routes before the zone sees
+// it). It only grows under the routing lock held shared, so under the
+// lock held exclusively the answer cannot be undone.
+func (h *host) quiescent() bool { return h.refs.Load() == 0 }
+
 // HostSpec says what to host.
 type HostSpec struct {
 	// Template is the content zone to run.
 	Template string
 	// Instance mints a copy of an instanceable template: its own id
-	// (<template>#<32 hex>), no lease, no persistent room objects.
-	// Otherwise Template must be an ordinary zone, hosted under its own id
+	// (<template>#<32 hex>), no lease, no persistent room objects. It
+	// counts against the process's cap of copies and is reaped once
+	// quiescent, like a copy a player opened. Otherwise Template must be an ordinary zone, hosted under its own id
 	// with a lease.
 	Instance bool
 }
@@ -57,31 +67,23 @@ func (w *World) Host(ctx context.Context, spec HostSpec) (*zone.Zone, error) {
 	if w.stopping.Load() {
 		return nil, ErrStopping
 	}
+	if spec.Instance {
+		return w.hostCopy(ctx, spec.Template)
+	}
 	snap := w.Snapshot()
 	zp := snap.Set.Zones[spec.Template]
 	switch {
 	case zp == nil:
 		return nil, fmt.Errorf("%w: no zone %q in the loaded content", ErrNoTemplate, spec.Template)
-	case spec.Instance && !zp.Instanceable:
-		return nil, fmt.Errorf("%w: zone %q is not instanceable", ErrNoTemplate, spec.Template)
-	case !spec.Instance && zp.Instanceable:
+	case zp.Instanceable:
 		return nil, fmt.Errorf("%w: zone %q is entered only through its instances", ErrNoTemplate, spec.Template)
-	case spec.Instance && snap.Set.Rooms[zp.StartRoom] == nil:
-		return nil, fmt.Errorf("%w: zone %q has no start room", ErrNoTemplate, spec.Template)
 	}
-	h, err := w.newHost(ctx, snap, zp, spec.Instance)
+	h, err := w.newHost(ctx, snap, zp, false)
 	if err != nil {
 		return nil, err
 	}
-	w.routeMu.Lock()
-	defer w.routeMu.Unlock()
-	if w.stopping.Load() {
-		w.dropLease(h)
-		return nil, ErrStopping
-	}
-	w.addLocked(h)
-	if w.running {
-		w.startLocked(h)
+	if err := w.hostBuilt(h); err != nil {
+		return nil, err
 	}
 	return h.z, nil
 }
@@ -181,7 +183,7 @@ func (w *World) Unhost(ctx context.Context, id string) error {
 	case id == w.startZone:
 		w.routeMu.Unlock()
 		return fmt.Errorf("%w: %s", ErrPinned, id)
-	case h.refs.Load() > 0:
+	case !h.quiescent():
 		n := h.refs.Load()
 		w.routeMu.Unlock()
 		return fmt.Errorf("%w: %s has %d characters in it or on their way", ErrBusy, id, n)
@@ -207,6 +209,7 @@ func (w *World) Unhost(ctx context.Context, id string) error {
 	if lease.Gen != 0 {
 		w.saver.fence(id, lease.Gen, store.FenceRelease, nil)
 	}
+	w.inst.unhosted(id) // a copy's record lives until its copy is gone
 	if derr := w.dir.Unhost(context.Background(), lease); derr != nil && !errors.Is(derr, ErrLeaseLost) {
 		err = errors.Join(err, derr)
 	}

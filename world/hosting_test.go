@@ -25,12 +25,17 @@ import (
 // zoneGoroutines counts the goroutines whose pprof labels name zone id.
 func zoneGoroutines(t testing.TB, id string) int {
 	t.Helper()
+	return labelled(t, `"zone":"`+id+`"`)
+}
+
+// labelled counts the goroutines whose pprof labels contain want.
+func labelled(t testing.TB, want string) int {
+	t.Helper()
 	var b bytes.Buffer
 	if err := pprof.Lookup("goroutine").WriteTo(&b, 1); err != nil {
 		t.Fatal(err)
 	}
 	n, count := 0, 0
-	want := `"zone":"` + id + `"`
 	for _, line := range strings.Split(b.String(), "\n") {
 		if c, _, ok := strings.Cut(line, " @ "); ok {
 			count, _ = strconv.Atoi(c)

@@ -2,6 +2,7 @@ package world
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"time"
 
@@ -30,7 +31,7 @@ func (w *World) Register(reg prometheus.Registerer) error {
 		lapse:     prometheus.NewDesc("zonemud_zone_leases_lost_total", "Zone leases that lapsed because the zone's goroutine stopped answering.", nil, nil),
 		instances: prometheus.NewDesc("zonemud_instances", "Live instance copies of each instanceable template, as the directory lists them (the label is the template, never a copy's id).", []string{"template"}, nil),
 	}
-	for _, col := range []prometheus.Collector{c, w.zoneMetrics} {
+	for _, col := range []prometheus.Collector{c, w.zoneMetrics, w.instMetrics.mints, w.instMetrics.mintTime, w.instMetrics.refusals, w.instMetrics.abandoned, w.instMetrics.reaped} {
 		if err := reg.Register(col); err != nil {
 			return err
 		}
@@ -67,10 +68,13 @@ func (c *collector) Collect(ch chan<- prometheus.Metric) {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 	defer cancel()
 	set := w.Content()
+	templates := w.inst.claimTemplates() // copies whose template a reload took away count too
 	for _, id := range set.ZoneOrder {
-		if !set.Zones[id].Instanceable {
-			continue
+		if set.Zones[id].Instanceable && !slices.Contains(templates, id) {
+			templates = append(templates, id)
 		}
+	}
+	for _, id := range templates {
 		leases, err := w.dir.List(ctx, id)
 		if err != nil {
 			w.log.Warn("world: the directory cannot list a template's copies for the metrics", logev.ID(4401), logev.Template(id), "err", err)
@@ -85,3 +89,42 @@ func (c *collector) Collect(ch chan<- prometheus.Metric) {
 		gauge(c.instances, n, id)
 	}
 }
+
+// instMetrics are the figures of instance copies, labelled by template
+// (never by a copy's id) or by the reason for a refusal.
+type instMetrics struct {
+	mints     *prometheus.CounterVec
+	mintTime  *prometheus.HistogramVec
+	refusals  *prometheus.CounterVec
+	abandoned *prometheus.CounterVec
+	reaped    *prometheus.CounterVec
+}
+
+func newInstMetrics() *instMetrics {
+	byTemplate := []string{"template"}
+	return &instMetrics{
+		mints: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Namespace: "zonemud", Name: "instance_mints_total",
+			Help: "Instance copies minted, per template.",
+		}, byTemplate),
+		mintTime: prometheus.NewHistogramVec(prometheus.HistogramOpts{
+			Namespace: "zonemud", Name: "instance_mint_seconds",
+			Buckets: []float64{0.0005, 0.001, 0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1},
+			Help:    "From a player's asking at the door to the copy hosted (the queue and the build), per template.",
+		}, byTemplate),
+		refusals: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Namespace: "zonemud", Name: "instance_refusals_total",
+			Help: "Copies refused, by reason: account (its cap), rate, process (the process's cap), queue (the mint queue full), draining, mint (the build failed).",
+		}, []string{"reason"}),
+		abandoned: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Namespace: "zonemud", Name: "instance_abandoned_total",
+			Help: "Copies minted that nobody was moved into (the player quit, walked away, fought or died while it was made), per template.",
+		}, byTemplate),
+		reaped: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Namespace: "zonemud", Name: "instance_reaped_total",
+			Help: "Copies reaped once empty, per template.",
+		}, byTemplate),
+	}
+}
+
+func (m *instMetrics) refuse(reason string) { m.refusals.WithLabelValues(reason).Inc() }

@@ -58,6 +58,8 @@ type Config struct {
 	// Files, if set, is the cache the content was loaded through at
 	// start, so that the first reload decodes only what changed since.
 	Files *content.Cache `toml:"-"`
+	// Instance is the [instance] section, set by the wiring.
+	Instance InstanceConfig `toml:"-"`
 	// ReloadHook, if set, is called (on the reload worker, and must not
 	// block) with every reload's report. Tests and benchmarks use it.
 	ReloadHook func(zone.ReloadReport) `toml:"-"`
@@ -118,7 +120,12 @@ type World struct {
 	stopping atomic.Bool
 
 	leasesLost  atomic.Uint64
+	objectLoads atomic.Uint64 // calls of loadObjects: a copy must make none
 	zoneMetrics *zone.Metrics // immutable after New: the series every zone counts into
+
+	inst        instances    // instance copies: records, mint queue, caps (instance.go)
+	instMetrics *instMetrics // immutable after New
+	parties     parties      // who goes where with whom (party.go)
 
 	ops   Ops                         // set by SetOps before Start; nil in worlds without a process around them
 	down  countdown                   // a shutdown counting down
@@ -157,6 +164,9 @@ func New(set *content.Set, db *store.DB, cfg Config, zcfg zone.Config, log *slog
 		w.dir = NewLocalDirectory(LocalOptions{TTL: w.leaseTTL, GenBase: db.Boot() << 32})
 	}
 	w.zoneMetrics = zone.NewMetrics(w.Zones)
+	w.inst.init(cfg.Instance)
+	w.instMetrics = newInstMetrics()
+	w.parties.init()
 	if err := w.loadBans(); err != nil {
 		return nil, err
 	}
@@ -207,6 +217,15 @@ func (w *World) Start() {
 	if w.cfg.BackupEvery > 0 {
 		w.gr.start(w.ctx, w.scheduleBackups, "world", "backups")
 	}
+	for range mintWorkers {
+		w.gr.start(w.ctx, w.runMints, "world", "mint")
+	}
+	w.gr.start(w.ctx, w.runReaper, "world", "reaper")
+	w.gr.start(w.ctx, func(ctx context.Context) {
+		t := time.NewTicker(w.inst.cfg.ClaimEvery)
+		defer t.Stop()
+		w.keepClaims(ctx, t.C)
+	}, "world", "claims")
 	if w.cfg.Areas != nil {
 		w.gr.start(w.ctx, w.runReloads, "world", "reload")
 		if w.cfg.WatchAreas && w.cfg.AreasDir != "" {
@@ -223,9 +242,11 @@ func (w *World) Start() {
 	}
 }
 
-// Shutdown stops logins, tells everyone, stops every zone (each hands its
-// characters back and queues their saves), and writes everything before it
-// returns. It waits at most until ctx is done.
+// Shutdown stops logins and new instance copies, tells everyone, sends
+// every copy's occupants to their anchors (the rooms they entered from),
+// stops every zone (each hands its characters back and queues their
+// saves), and writes everything before it returns. It waits at most until
+// ctx is done.
 func (w *World) Shutdown(ctx context.Context) error {
 	if !w.stopping.CompareAndSwap(false, true) {
 		return nil
@@ -233,6 +254,7 @@ func (w *World) Shutdown(ctx context.Context) error {
 	for _, z := range w.Zones() {
 		z.Broadcast("{R}The world is shutting down now. Your character is being saved.{x}")
 	}
+	w.ejectCopies(ctx)
 	// Every zone stops, whenever it was hosted: a host racing with this
 	// either saw stopping and refused, or is in the table and its context
 	// is cancelled with the rest; an unhost in flight waits for its own.
@@ -391,20 +413,25 @@ func (w *World) TakePending(name string, from *zone.Zone) zone.Session {
 // record goes to it instead, in the same zone.
 func (w *World) HandBack(rec *zone.CharRecord, why string) {
 	w.forgetSnoops(rec.Name)
-	if s := w.handBack(rec, why); s != nil {
+	s, left := w.handBack(rec, why)
+	if left {
+		w.leftWorld(rec.Name)
+	}
+	if s != nil {
 		s.Close("The world is shutting down. Please come back in a moment.")
 	}
 }
 
 // handBack is HandBack under the residency lock; it returns a waiting
-// session to close once the lock is let go.
-func (w *World) handBack(rec *zone.CharRecord, why string) zone.Session {
+// session to close once the lock is let go, and whether the character
+// left the world (rather than going to a waiting login).
+func (w *World) handBack(rec *zone.CharRecord, why string) (zone.Session, bool) {
 	sh, k := w.res.lock(rec.Name)
 	defer sh.mu.Unlock()
 	r := sh.m[k]
 	if r == nil {
 		w.log.Error("world: a hand-back of a character that is not resident", logev.ID(4103), logev.Player(rec.Name), "why", why)
-		return nil
+		return nil, false
 	}
 	s := r.pending
 	r.pending = nil
@@ -414,11 +441,11 @@ func (w *World) handBack(rec *zone.CharRecord, why string) zone.Session {
 		// its leaving save fails, the saver must not keep a copy too.
 		w.saver.release(rec.Name)
 		if r.h.z.Arrive(rec, s, rec.Room, "") {
-			return nil
+			return nil, false
 		}
 	}
 	w.res.remove(sh, k, r)
-	return s
+	return s, true
 }
 
 // Checkpoint queues a zone's save batch.
@@ -527,7 +554,7 @@ func (w *World) place(rec *zone.CharRecord) (*host, string, string) {
 		zoneID, room = rec.AnchorZone, rec.AnchorRoom
 		rec.AnchorZone, rec.AnchorRoom = "", ""
 	}
-	if zoneID != "" && !strings.Contains(zoneID, "#") {
+	if zoneID != "" && !zone.IsInstanceID(zoneID) {
 		zp := set.Zones[zoneID]
 		if h := w.hosts[zoneID]; h != nil && zp != nil && !zp.Instanceable && set.Rooms[room] != nil && content.RefZone(room) == zoneID {
 			return h, room, ""
@@ -544,6 +571,7 @@ func (w *World) place(rec *zone.CharRecord) (*host, string, string) {
 // loadObjects reads the persistent room objects of a permanent zone. It is
 // the only reader of room objects; instances never call it.
 func (w *World) loadObjects(zoneID string) (map[string][]zone.ItemRecord, error) {
+	w.objectLoads.Add(1)
 	objs, err := w.db.RoomObjects(zoneID)
 	if err != nil {
 		return nil, fmt.Errorf("world: zone %s: %w", zoneID, err)

@@ -81,10 +81,22 @@ type Player struct {
 	replyTo    string
 	commands   uint64
 	played     int64
+	// anchorZone and anchorRoom are the door an instance copy was entered
+	// by, set at entry and cleared on arrival in any other zone; every
+	// save in between carries them.
 	anchorZone string
 	anchorRoom string
-	epoch      uint64
-	arrival    uint64
+	// opening is the token of the copy this player asked for and waits
+	// on (0: none); openingRoom is the room it asked in, openingDeaths
+	// its deaths then, openingDir the way it went.
+	opening       uint64
+	openingRoom   *Room
+	openingDeaths uint32
+	openingDir    string
+	deaths        uint32 // times died since arriving in the world
+	following     string // the player this one walks after, "" for none
+	epoch         uint64
+	arrival       uint64
 	// ver counts changes to the character; savedVer is the ver of its last
 	// committed save on this arrival, and savedAt when that save committed;
 	// queuedVer is the ver of the last batch it went to the saver in

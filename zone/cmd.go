@@ -94,6 +94,9 @@ var cmdTable = []command{
 	{name: "wake", fn: (*Zone).cmdWake, usage: "wake\n  Wake up."},
 	{name: "affects", fn: (*Zone).cmdAffects, usage: "affects\n  List what affects you, and for how long."},
 	{name: "abilities", fn: (*Zone).cmdAbilities, usage: "abilities\n  List your abilities. Use one by name: strike rat, heal, bless aria."},
+	{name: "follow", fn: (*Zone).cmdFollow, usage: followUsage},
+	{name: "group", fn: (*Zone).cmdGroup, usage: groupUsage},
+	{name: "ungroup", fn: (*Zone).cmdUngroup, usage: ungroupUsage},
 	{name: "pvp", fn: (*Zone).cmdPvP, usage: "pvp\n  Agree, or stop agreeing, to fights with other players who agree too."},
 	{name: "quit", fn: (*Zone).cmdQuit, exact: true, usage: "quit\n  Leave the world. Your character is saved where it stands."},
 	{name: "reload", fn: (*Zone).cmdReload, exact: true, role: roleBuilder, usage: reloadUsage},
@@ -121,6 +124,7 @@ var cmdTable = []command{
 	{name: "force", fn: (*Zone).cmdForce, exact: true, role: roleAdmin, usage: forceUsage},
 	{name: "freeze", fn: (*Zone).cmdFreeze, exact: true, role: roleAdmin, usage: freezeUsage},
 	{name: "log", fn: (*Zone).cmdLog, exact: true, role: roleAdmin, usage: logUsage},
+	{name: "instances", fn: (*Zone).cmdInstances, exact: true, role: roleAdmin, usage: instancesUsage},
 	{name: "backup", fn: (*Zone).cmdBackup, exact: true, role: roleAdmin, usage: "backup\n  Write a consistent copy of the database into the data folder's backups\n  folder while everyone plays on. (admin)"},
 }
 
@@ -175,6 +179,7 @@ var sleepOK = map[string]bool{
 	"who": true, "help": true, "commands": true, "affects": true, "time": true, "color": true,
 	"colour": true, "screenreader": true, "brief": true, "vitals": true, "sshkey": true, "tell": true,
 	"reply": true, "abilities": true, "look": true, "sleep": true, "rest": true, "sit": true,
+	"group": true, "instances": true,
 }
 
 // lookupAbility finds an ability by its name or an unambiguous start of it.

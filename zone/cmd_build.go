@@ -287,7 +287,7 @@ func (z *Zone) roomStat(r *Room) string {
 			}
 			b.WriteByte('\n')
 		}
-		if t := p.Entrances[d]; t != "" {
+		if t := r.entrance(d); t != "" {
 			fmt.Fprintf(&b, "  %-9s => a copy of %s (instance entrance)\n", d, t)
 		}
 	}

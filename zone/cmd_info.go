@@ -166,7 +166,7 @@ func (z *Zone) cmdExits(c *Char, args string) {
 		fmt.Fprintf(&b, "\n  %-10s - %s", capFirst(d.String()), name)
 	}
 	for d := content.Dir(0); d < content.NumDirs; d++ {
-		if t := r.proto.Entrances[d]; t != "" {
+		if t := r.entrance(d); t != "" {
 			n++
 			name := t
 			if zp := z.set.Zones[t]; zp != nil {
@@ -185,7 +185,7 @@ func (z *Zone) cmdExits(c *Char, args string) {
 func (z *Zone) lookDir(c *Char, d content.Dir) {
 	ex := c.room.proto.Exits[d]
 	switch {
-	case ex == nil && c.room.proto.Entrances[d] != "":
+	case ex == nil && c.room.entrance(d) != "":
 		z.sendLine(c, "A way leads "+d.String()+", into darkness you cannot see through.")
 	case ex == nil:
 		z.sendLine(c, "You see nothing special that way.")

@@ -5,13 +5,25 @@ import (
 	"zonemud/world/content"
 )
 
-// cmdMove walks c one step in direction d.
-func (z *Zone) cmdMove(c *Char, d content.Dir) {
+// cmdMove walks c one step in direction d, and those who follow c after.
+func (z *Zone) cmdMove(c *Char, d content.Dir) { z.walk(c, d, 0) }
+
+// walk is cmdMove for a follower depth steps removed from the player who
+// typed it.
+func (z *Zone) walk(c *Char, d content.Dir, depth int) {
 	r := c.room
 	ex := r.proto.Exits[d]
 	if ex == nil {
-		if r.proto.Entrances[d] != "" {
-			z.sendLine(c, "The way "+d.String()+" does not open for you yet.")
+		if t := r.entrance(d); t != "" {
+			if a := c.prevented("move"); a != nil {
+				z.sendLine(c, "You cannot move: "+a.a.Show+"!")
+				return
+			}
+			if c.pos != posStanding && c.pos != posSleeping && c.fighting == nil {
+				c.pos = posStanding
+				z.sendLine(c, "You stand up.")
+			}
+			z.enterInstance(c, t, d.String())
 			return
 		}
 		z.sendLine(c, "You cannot go that way.")
@@ -37,7 +49,10 @@ func (z *Zone) cmdMove(c *Char, d content.Dir) {
 		c.pos = posStanding
 		z.sendLine(c, "You stand up.")
 	}
-	z.move(c, d)
+	name := c.name // c is an empty shell once it has left the zone
+	if z.move(c, d) && c.mob == nil {
+		z.followers(name, r, d, depth)
+	}
 }
 
 // move takes c through the exit in direction d, which must be open. A
@@ -46,6 +61,12 @@ func (z *Zone) cmdMove(c *Char, d content.Dir) {
 func (z *Zone) move(c *Char, d content.Dir) bool {
 	from := c.room
 	to := from.proto.Exits[d].To
+	if c.pl != nil && c.pl.opening != 0 {
+		// The way was opening for c standing here; its answer will find
+		// c gone and leave the copy to the reaper.
+		c.pl.opening, c.pl.openingRoom = 0, nil
+		z.sendLine(c, enterMoved)
+	}
 	if dest := z.localRoom(to); dest != nil {
 		z.presence(from, c, c, noticeLeaves(d.String()))
 		from.removeChar(c)
@@ -145,6 +166,12 @@ func arrivalFrom(d content.Dir) string {
 // transferOut hands c to another zone. c must not be touched here again:
 // the message hands it over, with everything it carries.
 func (z *Zone) transferOut(c *Char, dest *Zone, room, from string) {
+	z.transferOutNote(c, dest, room, from, "")
+}
+
+// transferOutNote is transferOut with a line for c to read after the room
+// it arrives in.
+func (z *Zone) transferOutNote(c *Char, dest *Zone, room, from, note string) {
 	z.flushOne(c, false)
 	z.unqueue(c)
 	var back string
@@ -154,6 +181,9 @@ func (z *Zone) transferOut(c *Char, dest *Zone, room, from string) {
 	}
 	s := c.pl.sess
 	c.hunting = nil
+	// A copy this zone asked for on c's behalf is for c standing here: its
+	// answer finds c gone and abandons it.
+	c.pl.opening, c.pl.openingRoom = 0, nil
 	rec := z.record(c)
 	rec.Room = room // saved where it is going, so a crash now restores it there
 	rec.Zone = dest.id
@@ -165,7 +195,7 @@ func (z *Zone) transferOut(c *Char, dest *Zone, room, from string) {
 	// the other zone now owns.
 	nc := c.handOver()
 	nc.pl.sess = s // forget dropped the link; the session travels with the character
-	h := Handoff{transferMsg{ch: nc, room: room, from: from, sentAt: z.pulses.now}}
+	h := Handoff{transferMsg{ch: nc, room: room, from: from, sentAt: z.pulses.now, note: note}}
 	if !z.shard.Moving(c.name, dest, h) {
 		// The other zone stopped, or was unhosted, after the move was
 		// decided: the character comes back to the room it left, from
@@ -256,6 +286,9 @@ func (z *Zone) handleTransfer(m transferMsg) {
 			z.wake(c)
 		}
 		z.showRoom(c)
+		if m.note != "" {
+			z.sendLine(c, m.note)
+		}
 		z.prompt(c)
 		z.afterArrival(c)
 		z.arrived(c, room)

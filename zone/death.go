@@ -176,11 +176,26 @@ func (z *Zone) playerDies(v, by *Char) {
 		v.pl.pending = nil
 	}
 	z.dirty(v)
-	// Wake at the zone's start room if it has one, else the recall room.
-	dest := z.proto.StartRoom
-	if dest == "" {
-		dest = z.set.Game.RecallRoom
+	if v.pl != nil {
+		v.pl.deaths++
 	}
+	// Wake at the zone's start room if it has one (in a copy: the copy's
+	// own); a copy without one sends the player out to its anchor, the
+	// door it was entered by; any other zone, to the recall room.
+	if r := z.localRoom(z.proto.StartRoom); z.proto.StartRoom != "" && r != nil {
+		z.sendLine(v, "You awaken in "+r.proto.Name+", whole again.")
+		if v.room != r {
+			v.room.removeChar(v)
+			r.addChar(v)
+		}
+		z.act(r, v, v, "$n appears, pale but whole.")
+		z.showRoom(v)
+		return
+	}
+	if z.isInstance() && v.pl != nil && z.toAnchor(v, "You awaken where you came in, whole again.") {
+		return
+	}
+	dest := z.set.Game.RecallRoom
 	name := "a familiar place"
 	if rp := z.set.Rooms[dest]; rp != nil {
 		name = rp.Name

@@ -1,6 +1,7 @@
 package zone
 
 import (
+	"errors"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -377,4 +378,24 @@ func CommandRoleForTest(name string) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// ClearStartRoomForTest makes the zone run its template as if it declared
+// no start room (on the zone's goroutine: call it through Heartbeat).
+func (z *Zone) ClearStartRoomForTest() {
+	p := *z.proto
+	p.StartRoom = ""
+	z.proto = &p
+}
+
+// SendToInstanceForTest calls the script host's SendToInstance for a
+// player held here, as mud.send_to_instance does once the script package
+// has checked the caller is that player (on the zone's goroutine: call it
+// through Heartbeat).
+func (z *Zone) SendToInstanceForTest(name, template string) error {
+	c := z.players[name]
+	if c == nil {
+		return errors.New("not here")
+	}
+	return scriptHost{z}.SendToInstance(charID(c), template)
 }

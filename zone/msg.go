@@ -67,7 +67,22 @@ type transferMsg struct {
 	// timers (lag, cooldowns, protection) are pulses of that zone's clock;
 	// each zone's clock runs its own count, so the receiver rebases them.
 	sentAt uint64
+	// note, if set, is told to the player after the room it arrives in.
+	note string
 }
+
+// instanceReadyMsg is the world's answer to a MintRequest this zone made
+// (hop 3 of entering a copy): the copy built, or the line that refuses it.
+// The copy pointer is a zone like any other: it hands nothing over.
+type instanceReadyMsg struct {
+	req     MintRequest
+	copy    *Zone
+	refusal string
+}
+
+// ejectMsg asks a copy to send everyone in it to their anchors; done runs
+// on the zone's goroutine once they are sent and must not block.
+type ejectMsg struct{ done func() }
 
 // tellMsg delivers a tell to a player this zone holds.
 type tellMsg struct {
@@ -200,25 +215,27 @@ const (
 	adminLocate                      // say where the player is
 )
 
-func (inputMsg) isMsg()     {}
-func (reloadMsg) isMsg()    {}
-func (buildersMsg) isMsg()  {}
-func (statMsg) isMsg()      {}
-func (snoopMsg) isMsg()     {}
-func (adminMsg) isMsg()     {}
-func (buildMsg) isMsg()     {}
-func (rolesMsg) isMsg()     {}
-func (dropMsg) isMsg()      {}
-func (arriveMsg) isMsg()    {}
-func (wakeMsg) isMsg()      {}
-func (transferMsg) isMsg()  {}
-func (tellMsg) isMsg()      {}
-func (noticeMsg) isMsg()    {}
-func (broadcastMsg) isMsg() {}
-func (doorMsg) isMsg()      {}
-func (saveNowMsg) isMsg()   {}
-func (savedMsg) isMsg()     {}
-func (heartbeatMsg) isMsg() {}
+func (inputMsg) isMsg()         {}
+func (reloadMsg) isMsg()        {}
+func (buildersMsg) isMsg()      {}
+func (statMsg) isMsg()          {}
+func (snoopMsg) isMsg()         {}
+func (adminMsg) isMsg()         {}
+func (buildMsg) isMsg()         {}
+func (rolesMsg) isMsg()         {}
+func (dropMsg) isMsg()          {}
+func (arriveMsg) isMsg()        {}
+func (wakeMsg) isMsg()          {}
+func (transferMsg) isMsg()      {}
+func (tellMsg) isMsg()          {}
+func (noticeMsg) isMsg()        {}
+func (broadcastMsg) isMsg()     {}
+func (doorMsg) isMsg()          {}
+func (saveNowMsg) isMsg()       {}
+func (savedMsg) isMsg()         {}
+func (heartbeatMsg) isMsg()     {}
+func (instanceReadyMsg) isMsg() {}
+func (ejectMsg) isMsg()         {}
 
 func (m inputMsg) session() Session  { return m.sess }
 func (m dropMsg) session() Session   { return m.sess }

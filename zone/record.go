@@ -12,9 +12,13 @@ type CharRecord struct {
 	// grows, so it measures progress: a restore can be checked against it.
 	Commands uint64
 
-	// Zone and Room are where the character stands: the placement. Zone is
-	// never an instance id; inside an instance the record keeps the anchor
-	// (the zone and room it was entered from) in AnchorZone and AnchorRoom.
+	// Zone and Room are where the character stands: Zone is the zone
+	// that holds it, an instance copy's id while it is inside one. A copy
+	// is never a placement: the world stores such a record's place as its
+	// anchor alone (AnchorZone and AnchorRoom, the zone and room the copy
+	// was entered from, written at entry and kept until the character
+	// arrives in any other zone), and the store keeps the last ordinary
+	// zone and room it had (see world/convert.go).
 	Zone       string
 	Room       string
 	AnchorZone string

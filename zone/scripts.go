@@ -311,7 +311,7 @@ func (z *Zone) wayOut(c *Char, verb string) (content.Dir, bool) {
 func waysOut(r *Room) uint16 {
 	var m uint16
 	for d := content.Dir(0); d < content.NumDirs; d++ {
-		if r.proto.Exits[d] != nil || r.proto.Entrances[d] != "" {
+		if r.proto.Exits[d] != nil || r.entrance(d) != "" {
 			m |= 1 << d
 		}
 	}
@@ -751,7 +751,11 @@ func (h scriptHost) SetDoor(room script.ID, dir, state string) bool {
 }
 
 func (h scriptHost) SendToInstance(who script.ID, template string) error {
-	return fmt.Errorf("zone %s: instances are not open yet", h.z.id)
+	c := h.char(who)
+	if c == nil || c.pl == nil {
+		return fmt.Errorf("only a player goes into a copy")
+	}
+	return h.z.sendToInstance(c, template)
 }
 
 func (h scriptHost) Log(key, text string) {

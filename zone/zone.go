@@ -140,6 +140,7 @@ type Zone struct {
 	scriptErrs     []scriptErr          // the last few script errors, for scripterrors
 	roundBuf       []*Char              // scratch for combatRound
 	booted         time.Time            // when boot ran
+	instTokens     uint64               // the last MintRequest token this zone gave
 
 	// Read from any goroutine.
 	version      atomic.Uint64                 // atomic: the content version, written by the zone
@@ -611,6 +612,10 @@ func (z *Zone) handle(m msg) {
 		z.handleAdmin(m)
 	case buildMsg:
 		z.handleBuild(m)
+	case instanceReadyMsg:
+		z.handleInstanceReady(m)
+	case ejectMsg:
+		z.handleEject(m)
 	case heartbeatMsg:
 		if m.gen != 0 {
 			z.gen = m.gen
@@ -739,11 +744,16 @@ func (z *Zone) boot() {
 	}
 }
 
-// scheduleResets runs the zone's resets every reset_secs (never for 0),
-// replacing the schedule a reload found.
+// scheduleResets runs the zone's resets every reset_secs (never for 0, and
+// never in an instance copy), replacing the schedule a reload found.
 func (z *Zone) scheduleResets() {
 	z.resetTimer.cancel()
 	z.resetEvery = z.proto.ResetSecs
+	if z.isInstance() {
+		// A copy is populated once, when it is made: no repop, or a
+		// party could farm one copy for ever.
+		z.resetEvery = 0
+	}
 	if z.resetEvery > 0 {
 		z.resetTimer = z.pulses.every(uint64(z.resetEvery)*uint64(time.Second/PulseInterval), func() { z.resetZone(false) })
 	}

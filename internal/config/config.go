@@ -29,13 +29,14 @@ import (
 
 // Config is the whole of config.toml.
 type Config struct {
-	Server Server        `toml:"server"`
-	World  world.Config  `toml:"world"`
-	Zone   zone.Config   `toml:"zone"`
-	Gate   gate.Config   `toml:"gate"`
-	Store  store.Config  `toml:"store"`
-	Lua    script.Config `toml:"lua"`
-	SSH    sshd.Config   `toml:"ssh"`
+	Server   Server               `toml:"server"`
+	World    world.Config         `toml:"world"`
+	Instance world.InstanceConfig `toml:"instance"`
+	Zone     zone.Config          `toml:"zone"`
+	Gate     gate.Config          `toml:"gate"`
+	Store    store.Config         `toml:"store"`
+	Lua      script.Config        `toml:"lua"`
+	SSH      sshd.Config          `toml:"ssh"`
 
 	// File is the absolute path of the file read over the defaults, ""
 	// when there was none.
@@ -242,7 +243,7 @@ func (c *Config) Validate() error {
 	if err := finite(reflect.ValueOf(*c), ""); err != nil {
 		return err
 	}
-	for _, v := range []interface{ Validate() error }{c.Server, c.World, c.Zone, c.Gate, c.Store, c.Lua, c.SSH} {
+	for _, v := range []interface{ Validate() error }{c.Server, c.World, c.Instance, c.Zone, c.Gate, c.Store, c.Lua, c.SSH} {
 		if err := v.Validate(); err != nil {
 			return err
 		}

@@ -166,6 +166,7 @@ func Start(cfg *config.Config, opt Options) (srv *Server, err error) {
 		"check_on_open", cfg.Store.CheckOnOpen, "took", time.Since(opened).Round(time.Millisecond))
 	wcfg := cfg.World
 	wcfg.Lua = cfg.Lua
+	wcfg.Instance = cfg.Instance
 	wcfg.BackupDir = backups
 	wcfg.BackupEvery, wcfg.BackupKeep = cfg.Store.BackupInterval(), cfg.Store.BackupKeep
 	if areas.Dir != "" {
