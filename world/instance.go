@@ -424,10 +424,10 @@ func (w *World) mintOne(ctx context.Context, job mintJob) {
 		refusal = refuseDraining
 	case errors.Is(err, ErrNoTemplate):
 		refusal = refuseNoOpen
-		w.log.Warn("world: a copy was asked for that cannot be made", logev.ID(4601), logev.Template(job.rec.template), logev.Player(job.req.Player), "err", err)
+		w.log.Warn("world: a copy was asked for that cannot be made", logev.ID(4801), logev.Template(job.rec.template), logev.Player(job.req.Player), "err", err)
 	default:
 		refusal = refuseNoOpen
-		w.log.Error("world: a copy could not be minted", logev.ID(4602), logev.Template(job.rec.template), logev.Player(job.req.Player), "err", err)
+		w.log.Error("world: a copy could not be minted", logev.ID(4802), logev.Template(job.rec.template), logev.Player(job.req.Player), "err", err)
 	}
 	if refusal != "" {
 		w.instMetrics.refuse("mint")
@@ -619,17 +619,17 @@ func (w *World) reap(ctx context.Context, r *instRec) bool {
 	case errors.Is(err, ErrStopping):
 		return false // the shutdown stops it with the rest
 	case err != nil && !errors.Is(err, ErrNotHosted) && !errors.Is(err, ErrWedged):
-		w.log.Error("world: a copy could not be reaped; the next sweep tries again", logev.ID(4603), logev.Zone(id), logev.Template(r.template), "err", err)
+		w.log.Error("world: a copy could not be reaped; the next sweep tries again", logev.ID(4803), logev.Zone(id), logev.Template(r.template), "err", err)
 		return false
 	}
 	if errors.Is(err, ErrWedged) {
 		// Unhost took it out of the world and released it; its goroutine
 		// is left to the shutdown's wait.
-		w.log.Error("world: a reaped copy's goroutine did not stop in time", logev.ID(4604), logev.Zone(id), logev.Template(r.template), "err", err)
+		w.log.Error("world: a reaped copy's goroutine did not stop in time", logev.ID(4804), logev.Zone(id), logev.Template(r.template), "err", err)
 	}
 	i.dropLocked(r)
 	w.instMetrics.reaped.WithLabelValues(r.template).Inc()
-	w.log.Info("world: a copy was reaped", logev.ID(4605), logev.Zone(id), logev.Template(r.template), "age", time.Since(r.minted).Round(time.Second))
+	w.log.Info("world: a copy was reaped", logev.ID(4805), logev.Zone(id), logev.Template(r.template), "age", time.Since(r.minted).Round(time.Second))
 	return true
 }
 
@@ -673,7 +673,7 @@ func (w *World) publishClaims(ctx context.Context) {
 		err := w.dir.Claim(cctx, t, w.owner, 3*every)
 		cancel()
 		if err != nil && ctx.Err() == nil {
-			w.log.Warn("world: a template-in-use claim could not be renewed", logev.ID(4606), logev.Template(t), "err", err)
+			w.log.Warn("world: a template-in-use claim could not be renewed", logev.ID(4806), logev.Template(t), "err", err)
 		}
 	}
 }
@@ -714,7 +714,7 @@ func (w *World) ejectCopies(ctx context.Context) {
 		select {
 		case <-done:
 		case <-ctx.Done():
-			w.log.Warn("world: shutdown: not every copy sent its occupants to their anchors in time; they are saved at the door", logev.ID(4607), "waiting", asked)
+			w.log.Warn("world: shutdown: not every copy sent its occupants to their anchors in time; they are saved at the door", logev.ID(4807), "waiting", asked)
 			return
 		}
 	}
