@@ -47,6 +47,9 @@ type Config struct {
 	PID     int
 	Metrics string
 
+	// Disrupt lets bad clients loose on the window (disrupt.go).
+	Disrupt Disruptions
+
 	CSV string // if set, write every round-trip sample of the window here
 
 	// Logf, if set, receives progress lines.
@@ -76,6 +79,10 @@ func (c *Config) validate() error {
 		return errors.New("-settle must not be negative")
 	case c.Walk < 0:
 		return errors.New("-walk must not be negative")
+	case c.Disrupt.Slow < 0 || c.Disrupt.Drop < 0 || c.Disrupt.Burst < 0:
+		return errors.New("-slow, -drop and -burst must not be negative")
+	case c.Disrupt.Burst > 999:
+		return errors.New("-burst is at most 999 lines")
 	case c.Password == "" || strings.ContainsAny(c.Password, "\r\n"):
 		return errors.New("-password must be one non-empty line")
 	}
@@ -264,12 +271,18 @@ waitLogins:
 	}
 
 	var winStart, winEnd int64
+	var disrupting sync.WaitGroup
+	var disrupted *DisruptionReport
 	if n := r.loggedIn.Load(); n > 0 && !interrupted {
 		r.logf("loadbot: %d/%d logged in; warming up %v, then measuring %v", n, started, cfg.Warmup, cfg.Duration)
 		winStart = r.mono() + int64(cfg.Warmup)
 		winEnd = winStart + int64(cfg.Duration)
 		r.winStart.Store(winStart)
 		r.winEnd.Store(winEnd)
+		if d := cfg.Disrupt; d.Slow > 0 || d.Drop > 0 || d.Burst > 0 {
+			disrupted = new(DisruptionReport)
+			disrupting.Go(func() { r.disrupt(ctx, winStart, disrupted) })
+		}
 		end := time.NewTimer(time.Duration(winEnd - r.mono()))
 	measuring:
 		for {
@@ -302,6 +315,7 @@ waitLogins:
 	r.stopAt.Store(r.mono())
 	close(r.stop)
 	all.Wait()
+	disrupting.Wait()
 	if cfg.PID != 0 {
 		// Watch the server settle after the quit storm.
 		r.logf("loadbot: every bot has quit; watching the server for %v", cfg.Settle)
@@ -314,6 +328,7 @@ waitLogins:
 
 	s := r.summarize(bots[:started], time.Duration(winEnd-winStart))
 	s.Server = mon.server(s.LoggedIn)
+	s.Disruptions = disrupted
 	if cfg.CSV != "" {
 		if err := writeCSV(cfg.CSV, r, bots[:started]); err != nil {
 			return s, err

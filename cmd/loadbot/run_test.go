@@ -432,3 +432,35 @@ func TestParseCommands(t *testing.T) {
 		}
 	}
 }
+
+// The bad clients run beside the measured bots and report how they fared;
+// the measured bots do not count them.
+func TestRun_Disruptions(t *testing.T) {
+	f := newFakeServer(t, fakeOpts{eor: true})
+	cfg := testConfig(f.addr())
+	cfg.Bots = 5
+	cfg.Duration = 1500 * time.Millisecond
+	cfg.Disrupt = Disruptions{Slow: 2, Drop: 6, Burst: 12}
+	s := runWithin(t, context.Background(), cfg, 30*time.Second)
+	checkHealthy(t, s, cfg)
+	d := s.Disruptions
+	if d == nil {
+		t.Fatal("no disruption report")
+	}
+	if d.SlowLoggedIn != 2 || d.SlowCut != 0 {
+		t.Errorf("slow readers: %d logged in, %d cut; want 2, 0 (the fake server cuts no one)", d.SlowLoggedIn, d.SlowCut)
+	}
+	if d.DropLoggedIn != 6 || d.DropFailed != 0 {
+		t.Errorf("drop storm: %d logged in, %d failed; want 6, 0", d.DropLoggedIn, d.DropFailed)
+	}
+	if d.BurstAnswered != 12 || !d.BurstInOrder || d.BurstLast <= 0 {
+		t.Errorf("burst: %d answered, in order %v, last after %v; want 12 in order", d.BurstAnswered, d.BurstInOrder, d.BurstLast)
+	}
+	if !strings.Contains(s.Text(), "burst: 12 lines in one write, 12 answered in order") {
+		t.Errorf("summary:\n%s", s.Text())
+	}
+	// The fake server saw the burst's lines as typed.
+	if got := f.created.Load(); got != int32(cfg.Bots+2+6+1) {
+		t.Errorf("characters created: %d, want %d", got, cfg.Bots+2+6+1)
+	}
+}

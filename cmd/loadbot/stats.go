@@ -190,6 +190,8 @@ type Summary struct {
 	Farewell   Latency // from the quit storm's start to the server closing each connection
 
 	Server *Server // nil without -pid and -metrics
+
+	Disruptions *DisruptionReport // nil without -slow, -drop or -burst
 }
 
 // FailureReason counts connection or login failures of one kind.
@@ -252,6 +254,9 @@ func (s *Summary) Text() string {
 	if s.Quits > 0 {
 		fmt.Fprintf(&b, "quit: %d bots quit at once; farewell p50 %s p99 %s last %s; %d without one\n",
 			s.Quits, ms(s.Farewell.P50), ms(s.Farewell.P99), ms(s.Farewell.Max), s.NoFarewell)
+	}
+	if d := s.Disruptions; d != nil {
+		b.WriteString(d.text())
 	}
 	if v := s.Server; v != nil {
 		if v.PID != 0 {
