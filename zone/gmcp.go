@@ -24,8 +24,22 @@ func (z *Zone) gmcpRoom(c *Char) {
 	if s == nil || c.room == nil {
 		return
 	}
-	r := c.room.proto
-	info := gmcpRoomInfo{Num: r.Num, Name: content.StripMarkup(r.Name), Area: z.proto.Name, Environment: r.Environment, Exits: map[string]int{}}
+	// Built only if the client asked for Room.Info: most do not, and a
+	// crowd walks a lot.
+	s.GMCP("Room.Info", lazyRoomInfo{z.set, z.proto.Name, c.room.proto})
+}
+
+// lazyRoomInfo is Room.Info, made when it is encoded. Its fields are
+// immutable content, so it may be encoded on any goroutine.
+type lazyRoomInfo struct {
+	set  *content.Set
+	area string
+	r    *content.Room
+}
+
+func (l lazyRoomInfo) MarshalJSON() ([]byte, error) {
+	r := l.r
+	info := gmcpRoomInfo{Num: r.Num, Name: content.StripMarkup(r.Name), Area: l.area, Environment: r.Environment, Exits: map[string]int{}}
 	if r.HasCoords {
 		info.Coords = strconv.Itoa(r.Coords[0]) + "," + strconv.Itoa(r.Coords[1]) + "," + strconv.Itoa(r.Coords[2])
 	}
@@ -33,7 +47,7 @@ func (z *Zone) gmcpRoom(c *Char) {
 		if ex == nil {
 			continue
 		}
-		if to := z.set.Rooms[ex.To]; to != nil {
+		if to := l.set.Rooms[ex.To]; to != nil {
 			info.Exits[content.Dir(d).Short()] = to.Num
 		}
 	}
@@ -43,7 +57,7 @@ func (z *Zone) gmcpRoom(c *Char) {
 	if r.Flags.Has(content.RoomStorage) {
 		info.Details = append(info.Details, "storage")
 	}
-	s.GMCP("Room.Info", info)
+	return json.Marshal(info)
 }
 
 type gmcpChannelText struct {

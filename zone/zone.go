@@ -108,6 +108,7 @@ type Zone struct {
 	nextRID        rid
 	itemIDs        [2]uint64 // next, end of the reserved block
 	flushList      []*Char   // players with output waiting
+	rosterPulse    uint64    // the pulse the roster was last published in
 	outFree        [][]byte  // spare output buffers (session.go)
 	newsRooms      []*Room   // crowded rooms with comings and goings to tell
 	flushDue       time.Time // when the next waiting output is due, if any (flush)
@@ -833,11 +834,21 @@ func (z *Zone) newItemID() uint64 {
 }
 
 // publishRoster rebuilds the roster other zones read for `who`.
+//
+// A zone of more than rosterEager players publishes at most once a pulse:
+// rebuilding a sorted roster of hundreds after every batch that moved
+// someone was a tenth of a busy server's time, and `who` a quarter second
+// behind is as good. A smaller zone publishes at once.
 func (z *Zone) publishRoster() {
 	if !z.rosterOld {
 		return
 	}
+	z.pop.Store(int32(len(z.players)))
+	if len(z.players) > rosterEager && z.pulses.now == z.rosterPulse {
+		return // done this pulse; the next flush after it publishes
+	}
 	z.rosterOld = false
+	z.rosterPulse = z.pulses.now
 	list := make([]RosterEntry, 0, len(z.players))
 	now := time.Now()
 	for _, c := range z.sortedPlayers() {
@@ -847,8 +858,11 @@ func (z *Zone) publishRoster() {
 		})
 	}
 	z.roster.Store(&list)
-	z.pop.Store(int32(len(z.players)))
 }
+
+// rosterEager is the most players a zone publishes its roster for after
+// every batch that changed it.
+const rosterEager = 32
 
 // ScriptStats is the zone's Lua VM's counters as of the last second it was
 // busy; ok is false for a zone without scripts.

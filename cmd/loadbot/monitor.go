@@ -33,6 +33,7 @@ type monitor struct {
 	selfFirst       procSample // the load tool's own, at the same moments
 	selfLast        procSample
 	playMax         int64 // largest resident set inside the window
+	peak            int64 // largest resident set of the whole run
 	quitMax         int64 // largest resident set once the quit storm began
 	last            procSample
 	procErr         error
@@ -98,6 +99,7 @@ func (m *monitor) sample() {
 			m.procErr = err
 		} else {
 			m.last = s
+			m.peak = max(m.peak, s.rss)
 			if inWin {
 				self, _ := readProc("/proc", os.Getpid())
 				if m.winFirstAt == 0 {
@@ -139,8 +141,9 @@ type Server struct {
 	CPU, ToolCPU float64
 	// RSSBase is the resident set before the first bot connected; RSSPlay
 	// the largest inside the window; RSSQuit the largest from the quit
-	// storm to the end; RSSEnd the last sample.
-	RSSBase, RSSPlay, RSSQuit, RSSEnd int64
+	// storm to the end; RSSPeak the largest of the whole run, logins
+	// included; RSSEnd the last sample.
+	RSSBase, RSSPlay, RSSQuit, RSSPeak, RSSEnd int64
 	// PerPlayer is (RSSPlay - RSSBase) / bots logged in.
 	PerPlayer int64
 	Lateness  []ZoneLateness // worst first
@@ -161,7 +164,7 @@ func (m *monitor) server(loggedIn int) *Server {
 			s.CPU = float64(m.winLast.cpu-m.winFirst.cpu) / float64(m.winLastAt-m.winFirstAt)
 			s.ToolCPU = float64(m.selfLast.cpu-m.selfFirst.cpu) / float64(m.winLastAt-m.winFirstAt)
 		}
-		s.RSSBase, s.RSSPlay, s.RSSQuit, s.RSSEnd = m.base.rss, m.playMax, m.quitMax, m.last.rss
+		s.RSSBase, s.RSSPlay, s.RSSQuit, s.RSSPeak, s.RSSEnd = m.base.rss, m.playMax, m.quitMax, max(m.peak, m.base.rss), m.last.rss
 		if loggedIn > 0 && m.haveBase && m.playMax > 0 {
 			s.PerPlayer = (m.playMax - m.base.rss) / int64(loggedIn)
 		}
