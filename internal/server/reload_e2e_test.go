@@ -576,3 +576,58 @@ func TestBuild_Commands(t *testing.T) {
 	player.DoExpect("rstat", "Huh?")
 	player.DoExpect("where jory", "Huh?")
 }
+
+// The crypt is edited while a player is inside a copy of it: the copy
+// keeps the version it was minted from (and the reload says so), and the
+// next copy is made from the new one.
+func TestReload_LiveCopyKeepsItsVersionNewCopyGetsTheNew(t *testing.T) {
+	srv, dir := reloadWorld(t, "Ama", "Bex")
+	ama := servertest.Dial(t, srv.TelnetAddr())
+	ama.Create("Ama", "ama-pass")
+	ama.DoExpect("goto whisperwood:room:barrow_mound", "Exits:")
+	ama.DoExpect("down", "The Crumbling Stair")
+	first := srv.World().Where("Ama")
+	if first == nil || !zone.IsInstanceID(first.ID()) {
+		t.Fatalf("Ama is in %v, want a copy of the crypt", first)
+	}
+
+	seq := lastSeq(srv)
+	edit(t, dir, "sunken_crypt.toml", true, replaceOnce(`name = "The Crumbling Stair"`, `name = "The Mended Stair"`))
+	rep := waitApplied(t, srv, seq)
+	copies := strings.Join(rep.Copies, "\n")
+	if !strings.Contains(copies, "sunken_crypt: 1 live copy keep") || !strings.Contains(copies, first.ID()+" (version 1)") {
+		t.Errorf("the report does not list the live copy with its version:\n%s", rep.Text())
+	}
+	if first.Version() != 1 {
+		t.Errorf("the live copy reconciled to version %d", first.Version())
+	}
+	ama.DoExpect("look", "The Crumbling Stair")
+
+	bex := servertest.Dial(t, srv.TelnetAddr())
+	bex.Create("Bex", "bex-pass")
+	bex.DoExpect("goto whisperwood:room:barrow_mound", "Exits:")
+	bex.DoExpect("down", "The Mended Stair")
+	second := srv.World().Where("Bex")
+	if second == nil || second == first || !zone.IsInstanceID(second.ID()) || second.Version() != rep.Version {
+		t.Fatalf("Bex is in %v (version %d), want a new copy of version %d", second, second.Version(), rep.Version)
+	}
+	ama.DoExpect("look", "The Crumbling Stair")
+
+	// The template is taken out of the files (and the door to it) while
+	// copies of it are live: they run on with the version they were made
+	// from, and the report says the template is kept for them.
+	seq = rep.Seq
+	edit(t, dir, "whisperwood.toml", true, replaceOnce(`instance_entrances = { down = "sunken_crypt" }`, ""))
+	if err := os.Remove(filepath.Join(dir, "sunken_crypt.toml")); err != nil {
+		t.Fatal(err)
+	}
+	rep = waitUntil(t, srv, seq, func() bool { return srv.World().Content().Zones["sunken_crypt"] == nil })
+	copies = strings.Join(rep.Copies, "\n")
+	if !strings.Contains(copies, "sunken_crypt: 2 live copies") || !strings.Contains(copies, "kept for these until they empty") {
+		t.Errorf("the report on a template taken out under its copies:\n%s", rep.Text())
+	}
+	ama.DoExpect("look", "The Crumbling Stair")
+	bex.DoExpect("look", "The Mended Stair")
+	bex.DoExpect("north", "Exits:")
+	bex.DoExpect("south", "The Mended Stair")
+}
