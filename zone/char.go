@@ -119,6 +119,12 @@ func (c *Char) handOver() *Char {
 	*nc = *c
 	nc.home, nc.room = nil, nil
 	nc.ticker, nc.wander = pulseHandle{}, pulseHandle{}
+	if nc.pl != nil {
+		// The link-dead reap was this zone's timer (forget cancelled
+		// it); the next zone must not touch it, or it writes to this
+		// zone's scheduler from its own goroutine.
+		nc.pl.reap = pulseHandle{}
+	}
 	nc.fighting, nc.hunting = nil, nil
 	for _, it := range nc.carried() {
 		it.carrier = nc
