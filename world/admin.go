@@ -67,7 +67,7 @@ func (w *World) worker(name string, done func(string), f func() string) {
 // countdown is a shutdown or reboot counting down. Its lock is a leaf.
 type countdown struct {
 	mu     sync.Mutex
-	cancel chan struct{} // guarded by mu: nil when none runs
+	cancel chan struct{} // guarded by mu: nil when none runs; closed by whoever takes it out
 	at     time.Time     // guarded by mu: when it ends
 	by     string        // guarded by mu
 	reboot bool          // guarded by mu
@@ -79,6 +79,34 @@ var announceAt = []int{3600, 1800, 900, 600, 300, 120, 60, 30, 10, 5, 4, 3, 2, 1
 func (a admin) Shutdown(by string, secs int, reason string, reboot bool) string {
 	w := a.w
 	c := &w.down
+	cancel := make(chan struct{})
+	end := time.Now().Add(time.Duration(secs) * time.Second)
+	if refusal := c.begin(w, cancel, end, by, reboot); refusal != "" {
+		return refusal
+	}
+	what := "shut down"
+	if reboot {
+		what = "reboot"
+		w.log.Warn("world: an admin started a countdown to reboot", logev.ID(8104), "by", by, "seconds", secs, "reason", reason)
+	} else {
+		w.log.Warn("world: an admin started a countdown to shut down", logev.ID(8102), "by", by, "seconds", secs, "reason", reason)
+	}
+	why := ""
+	if reason != "" {
+		why = ": " + content.EscapeMarkup(reason)
+	}
+	_, ok := w.gr.start(w.ctx, func(ctx context.Context) { w.countDown(ctx, cancel, end, what, why, reboot) }, "world", "countdown")
+	if !ok {
+		c.end(cancel)
+		return "The world is shutting down already."
+	}
+	return fmt.Sprintf("The world will %s in %s; every player is told. Type %s cancel to stop it.", what, roundSecs(time.Duration(secs)*time.Second), strings.Fields(what)[0])
+}
+
+// begin records a countdown, or says why not: one runs already, or the
+// world cannot stop itself. It holds the lock only to read and write the
+// record.
+func (c *countdown) begin(w *World, cancel chan struct{}, at time.Time, by string, reboot bool) string {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	switch {
@@ -93,26 +121,27 @@ func (a admin) Shutdown(by string, secs int, reason string, reboot bool) string 
 		}
 		return fmt.Sprintf("A %s by %s is counting down already: %s left. Type %s cancel to stop it first.", what, c.by, roundSecs(time.Until(c.at)), what)
 	}
-	cancel := make(chan struct{})
-	c.cancel, c.at, c.by, c.reboot = cancel, time.Now().Add(time.Duration(secs)*time.Second), by, reboot
-	end := c.at
-	what := "shut down"
-	if reboot {
-		what = "reboot"
-		w.log.Warn("world: an admin started a countdown to reboot", logev.ID(8104), "by", by, "seconds", secs, "reason", reason)
-	} else {
-		w.log.Warn("world: an admin started a countdown to shut down", logev.ID(8102), "by", by, "seconds", secs, "reason", reason)
+	c.cancel, c.at, c.by, c.reboot = cancel, at, by, reboot
+	return ""
+}
+
+// end forgets the countdown cancel, if it is still the one recorded, and
+// reports whether it was.
+func (c *countdown) end(cancel chan struct{}) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.cancel == nil || c.cancel != cancel {
+		return false
 	}
-	why := ""
-	if reason != "" {
-		why = ": " + content.EscapeMarkup(reason)
-	}
-	_, ok := w.gr.start(w.ctx, func(ctx context.Context) { w.countDown(ctx, cancel, end, what, why, reboot) }, "world", "countdown")
-	if !ok {
-		c.cancel = nil
-		return "The world is shutting down already."
-	}
-	return fmt.Sprintf("The world will %s in %s; every player is told. Type %s cancel to stop it.", what, roundSecs(time.Duration(secs)*time.Second), strings.Fields(what)[0])
+	c.cancel = nil
+	return true
+}
+
+// running is the countdown recorded now, nil if none.
+func (c *countdown) running() chan struct{} {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.cancel
 }
 
 // countDown tells every player how long is left, at the times in
@@ -148,10 +177,7 @@ func (w *World) countDown(ctx context.Context, cancel <-chan struct{}, end time.
 		case <-t.C:
 		}
 		if next == 0 {
-			w.down.mu.Lock()
-			still := w.down.cancel == cancel
-			w.down.mu.Unlock()
-			if still {
+			if w.down.running() == cancel {
 				w.log.Warn("world: the countdown ended; stopping", logev.ID(8123), "reboot", reboot)
 				w.ops.Stop(reboot)
 			}
@@ -163,15 +189,12 @@ func (w *World) countDown(ctx context.Context, cancel <-chan struct{}, end time.
 
 func (a admin) CancelShutdown(by string) string {
 	w := a.w
-	c := &w.down
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.cancel == nil {
+	cancel := w.down.running()
+	if cancel == nil || !w.down.end(cancel) {
 		return "No shutdown or reboot is counting down."
 	}
-	close(c.cancel)
-	c.cancel = nil
-	w.log.Warn("world: admin cancelled the countdown", logev.ID(8103), "by", by)
+	close(cancel)
+	w.log.Warn("world: an admin cancelled the countdown", logev.ID(8103), "by", by)
 	for _, z := range w.Zones() {
 		z.Broadcast("{G}The countdown is cancelled; the world goes on.{x}")
 	}
