@@ -70,12 +70,16 @@ type session struct {
 }
 
 func (s *Server) channel(cn *conn, sc *gossh.ServerConn, nc gossh.NewChannel) {
-	defer cn.channels.Add(-1)
+	// The channel stops counting against MaxChannels before the client can
+	// see it end: a client that opens its next session as soon as the last
+	// one has closed is not refused for one still being torn down here.
+	release := sync.OnceFunc(func() { cn.channels.Add(-1) })
+	defer release()
 	ch, reqs, err := nc.Accept()
 	if err != nil {
 		return
 	}
-	x := &session{s: s, cn: cn, sc: sc, ch: &channel{Channel: ch, cn: cn}, reqs: reqs}
+	x := &session{s: s, cn: cn, sc: sc, ch: &channel{Channel: ch, cn: cn, release: release}, reqs: reqs}
 	x.serve()
 }
 
@@ -289,6 +293,7 @@ type channel struct {
 	gossh.Channel
 	cn      *conn
 	once    sync.Once
+	release func() // uncounts the channel from its connection's sessions
 	lineLen int  // reader only: characters since the last line end
 	drop    bool // reader only: the current character is past maxInputLine
 }
@@ -339,6 +344,7 @@ func (c *channel) Close() error { return c.exit(0) }
 func (c *channel) exit(code int) error {
 	var err error
 	c.once.Do(func() {
+		c.release()
 		_, _ = c.Channel.SendRequest("exit-status", false, gossh.Marshal(struct{ Status uint32 }{uint32(code)}))
 		err = c.Channel.Close()
 	})

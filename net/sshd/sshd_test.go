@@ -706,3 +706,22 @@ func TestSSH_EndlessLineCapped(t *testing.T) {
 	}
 	tm.Do("look", "Exits:")
 }
+
+// A client that opens a session as soon as its last one has ended is never
+// refused for the one the server is still tearing down: the count of a
+// connection's sessions drops before the server's end of a session is sent.
+func TestSSH_SessionAfterSessionIsNotRefused(t *testing.T) {
+	e := start(t, nil)
+	c := e.mustDial("Oneafter", gossh.Password("x"))
+	for i := range 50 {
+		sess, err := c.NewSession()
+		if err != nil {
+			t.Fatalf("session %d: %v", i, err)
+		}
+		out, err := sess.CombinedOutput("look")
+		var ee *gossh.ExitError
+		if !errors.As(err, &ee) || !strings.Contains(string(out), "interactive terminal") {
+			t.Fatalf("session %d: err %v, output %q", i, err, out)
+		}
+	}
+}
