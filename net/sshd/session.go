@@ -294,8 +294,8 @@ type channel struct {
 	cn      *conn
 	once    sync.Once
 	release func() // uncounts the channel from its connection's sessions
-	lineLen int  // reader only: characters since the last line end
-	drop    bool // reader only: the current character is past maxInputLine
+	lineLen int    // reader only: characters since the last line end
+	drop    bool   // reader only: the current character is past maxInputLine
 }
 
 // Read passes input on, dropping the characters of a line past
