@@ -318,18 +318,44 @@ const maxWho = 50
 // It reads only snapshots, so it never waits on another zone.
 func (z *Zone) cmdWho(c *Char, args string) {
 	filter := strings.ToLower(strings.TrimSpace(args))
-	var all []RosterEntry
+	type listed struct {
+		RosterEntry
+		from *Zone
+	}
+	var found []listed
 	total := 0
 	for _, oz := range z.shard.Zones() {
 		r := oz.Roster()
 		total += len(r)
 		for _, e := range r {
 			if filter == "" || strings.HasPrefix(strings.ToLower(e.Name), filter) {
-				all = append(all, e)
+				found = append(found, listed{e, oz})
 			}
 		}
 	}
-	sort.Slice(all, func(i, j int) bool { return all[i].Name < all[j].Name })
+	sort.SliceStable(found, func(i, j int) bool { return found[i].Name < found[j].Name })
+	// Each zone publishes its own roster, so a player crossing between two
+	// zones can be in both for a moment: list them once, where the world
+	// says they are.
+	all := make([]RosterEntry, 0, len(found))
+	for i := 0; i < len(found); {
+		j := i + 1
+		for j < len(found) && found[j].Name == found[i].Name {
+			j++
+		}
+		pick := found[i]
+		if j-i > 1 {
+			at := z.shard.Where(pick.Name)
+			for _, f := range found[i:j] {
+				if f.from == at {
+					pick = f
+				}
+			}
+			total -= j - i - 1
+		}
+		all = append(all, pick.RosterEntry)
+		i = j
+	}
 	shown := all
 	if len(shown) > maxWho {
 		shown = shown[:maxWho]

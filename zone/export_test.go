@@ -399,3 +399,7 @@ func (z *Zone) SendToInstanceForTest(name, template string) error {
 	}
 	return scriptHost{z}.SendToInstance(charID(c), template)
 }
+
+// SetRosterForTest publishes r as the zone's roster, as a zone that has
+// not yet caught up with a departure would still show it.
+func (z *Zone) SetRosterForTest(r []RosterEntry) { z.roster.Store(&r) }

@@ -110,3 +110,34 @@ func TestTransfer_InputDuringTheCrossingFollows(t *testing.T) {
 		}
 	})
 }
+
+// A player crossing a border can be in the rosters of both zones for a
+// moment (each zone publishes its own); who lists them once, where the
+// residency index says they are, and counts them once.
+func TestWho_ListsACrossingPlayerOnce(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		w := runningWorld(t)
+		s := newBenchSession()
+		rt, err := w.Enter("Crosser", s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		synctest.Wait()
+		here, ok := rosterEntry(w.Zone("emberfall"), "Crosser")
+		if !ok {
+			t.Fatal("Crosser is not in Emberfall's roster")
+		}
+		stale := here
+		stale.Zone = "Stale Zone"
+		w.Zone("ashridge").SetRosterForTest([]zone.RosterEntry{stale})
+		rt.Input(1, "who")
+		synctest.Wait()
+		out := s.Last()
+		if n := strings.Count(out, "Crosser"); n != 1 || strings.Contains(out, "Stale Zone") {
+			t.Fatalf("who lists Crosser %d times (want once, where the world holds them):\n%s", n, out)
+		}
+		if !strings.Contains(out, "One player is in the world.") {
+			t.Fatalf("who counts a crossing player twice:\n%s", out)
+		}
+	})
+}
