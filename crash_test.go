@@ -511,3 +511,39 @@ func TestPersist_BadRecordRefusesStartOrOnlyThatLogin(t *testing.T) {
 	good.Login("Sound", "sound-pass")
 	good.DoExpect("say fine", "You say, 'fine'")
 }
+
+// kill -9 with a player inside an instance copy: after the restart the
+// player logs in at the copy's door, never inside a copy that no longer
+// exists, and the store never named the copy as a placement.
+func TestCrash_KillNineInsideACopyLandsAtTheDoor(t *testing.T) {
+	dir := t.TempDir()
+	cfg, telnet := writeConfig(t, dir, "[world]\nadmins = [\"Delve\"]\n[zone]\ncheckpoint_secs = 1\n")
+	p := startProc(t, cfg, telnet)
+	a := servertest.Dial(t, telnet)
+	a.Create("Delve", "delve-pass")
+	a.DoExpect("goto whisperwood:room:barrow_mound", "The Barrow of Thane Berrick")
+	a.DoExpect("down", "The Crumbling Stair")
+	a.DoExpect("north", "Exits:")
+	p.save(t) // everyone saved as they stand: Delve inside the copy
+	p.kill9(t)
+
+	db := openDB(t, dir)
+	c, err := db.Character("Delve")
+	db.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(c.Place.Zone, "#") || c.Place.AnchorZone != "whisperwood" || c.Place.AnchorRoom != "whisperwood:room:barrow_mound" {
+		t.Fatalf("stored placement after the crash: %+v; want the anchor at the barrow and no copy named", c.Place)
+	}
+	p = startProc(t, cfg, telnet)
+	b := servertest.Dial(t, telnet)
+	b.Expect("name")
+	b.Send("Delve")
+	b.Expect("password")
+	b.Send("delve-pass")
+	b.Expect("The Barrow of Thane Berrick")
+	b.DoExpect("down", "The Crumbling Stair")
+	b.Quit()
+	p.stop(t)
+}

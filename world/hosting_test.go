@@ -254,10 +254,9 @@ func TestHost_ThousandCyclesLeaveNothingBehind(t *testing.T) {
 	}
 }
 
-// keepSet is the starter world plus "keep", an instanceable template of 50
-// rooms in a row with a mob and its sword in each: the size of dungeon the
-// instancing issue must mint in under 5 ms.
-func keepSet(tb testing.TB) *content.Set {
+// starterFS is the starter areas folder as a map, for a test to add to,
+// edit or reload.
+func starterFS(tb testing.TB) fstest.MapFS {
 	tb.Helper()
 	fsys := fstest.MapFS{}
 	err := fs.WalkDir(os.DirFS("../areas"), ".", func(p string, d fs.DirEntry, err error) error {
@@ -271,6 +270,15 @@ func keepSet(tb testing.TB) *content.Set {
 	if err != nil {
 		tb.Fatal(err)
 	}
+	return fsys
+}
+
+// keepSet is the starter world plus "keep", an instanceable template of 50
+// rooms in a row with a mob and its sword in each: the size of dungeon the
+// instancing issue must mint in under 5 ms.
+func keepSet(tb testing.TB) *content.Set {
+	tb.Helper()
+	fsys := starterFS(tb)
 	var b strings.Builder
 	b.WriteString("[zone]\nname = \"The Keep\"\ndescription = \"Fifty rooms.\"\nreset_secs = 0\nstart_room = \"r0\"\ninstanceable = true\nlevels = [1, 5]\n\n")
 	for i := 0; i < 50; i++ {

@@ -4,13 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
-	"testing/fstest"
 	"testing/synctest"
 	"time"
 
@@ -527,25 +525,6 @@ func starter(t *testing.T) *content.Set {
 	return set
 }
 
-// areasFS is the starter areas folder as a map, for a test to edit and
-// reload.
-func areasFS(t *testing.T) fstest.MapFS {
-	t.Helper()
-	fsys := fstest.MapFS{}
-	err := fs.WalkDir(os.DirFS("../areas"), ".", func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		b, err := os.ReadFile(filepath.Join("../areas", p))
-		fsys[p] = &fstest.MapFile{Data: b}
-		return err
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return fsys
-}
-
 // A reload takes the crypt out of the content while a copy is being made
 // for one player and another player is inside an older copy: the mint in
 // flight is refused with one line (the snapshot it takes no longer has
@@ -553,7 +532,7 @@ func areasFS(t *testing.T) fstest.MapFS {
 // stands, and the reload's report says it is kept.
 func TestInstance_TemplateRemovedWhileAMintIsInFlight(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		fsys := areasFS(t)
+		fsys := starterFS(t)
 		hold := make(chan struct{}, 1)
 		hold <- struct{}{} // the first mint goes through
 		cfg := instCfg(InstanceConfig{MintHook: func(string) { <-hold }})
@@ -754,4 +733,51 @@ func TestInstanceConfig_Validate(t *testing.T) {
 	if r.PerAccount != 3 || r.MintBurst != 6 || r.MintWindowSecs != 60 || r.PerProcess != 256 || r.SweepEvery != 15*time.Second || r.IdleSweeps != 4 || r.Grace != 2*time.Minute || r.ClaimEvery != 15*time.Second {
 		t.Errorf("0 does not mean the compiled defaults: %+v", r)
 	}
+}
+
+// Two hundred entries and exits, each reaped once empty, leave nothing
+// behind: no goroutine, no record, no directory entry, no claim past its
+// TTL, and the residency index holds only the player.
+func TestInstance_ManyEntriesLeaveNothingBehind(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		w := startedWorldWith(t, instCfg(InstanceConfig{PerAccount: 64, MintBurst: 600, MintWindowSecs: 600, SweepEvery: 1000 * time.Hour, IdleSweeps: 1, Grace: time.Second}),
+			zone.DefaultConfig(), nil, []*store.Character{atTheBarrow("Loop")})
+		p := playAs(t, w, "Loop")
+		running := w.gr.running.Load()
+		for i := range 200 {
+			p.s.forget()
+			p.do("down")
+			p.do("up")
+			if !p.s.saw("The Crumbling Stair") || w.Where("Loop").ID() != "whisperwood" {
+				t.Fatalf("round %d: Loop is in %s, told:\n%s", i, w.Where("Loop").ID(), p.s.out.String())
+			}
+			if i%20 == 19 {
+				time.Sleep(2 * time.Second)
+				w.SweepInstances(t.Context())
+			}
+		}
+		time.Sleep(2 * time.Second)
+		w.SweepInstances(t.Context())
+		synctest.Wait()
+		if got := w.gr.running.Load(); got != running {
+			t.Fatalf("world goroutines %d after the rounds, %d before", got, running)
+		}
+		if len(w.Instances()) != 0 || len(copies(w)) != 0 {
+			t.Fatalf("left behind: records %v, copies %v", w.Instances(), copies(w))
+		}
+		if l, _ := w.dir.List(t.Context(), "sunken_crypt"); len(l) != 0 {
+			t.Fatalf("the directory lists %d copies", len(l))
+		}
+		time.Sleep(46 * time.Second)
+		if claims(t, w) != 0 {
+			t.Fatal("a claim outlived every copy")
+		}
+		if n := w.res.n.Load(); n != 1 {
+			t.Fatalf("the residency index holds %d, want Loop alone", n)
+		}
+		if n := w.InstanceSlots("Loop"); n != 64 {
+			t.Fatalf("Loop has %d slots back, want all 64", n)
+		}
+		p.do("quit")
+	})
 }

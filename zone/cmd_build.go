@@ -689,6 +689,12 @@ func (z *Zone) cmdZreset(c *Char, args string) {
 	if z.notYours(c, z.template) {
 		return
 	}
+	if z.isInstance() {
+		// A copy is populated once, when it is made: a reset here would
+		// be a repop, and a copy's loot is never farmed.
+		z.sendLine(c, "This is a private copy of "+z.template+"; it is populated once, when it is made, and never reset.")
+		return
+	}
 	mobs, items := len(z.chars), len(z.items)
 	z.resetZone(false)
 	z.sendLine(c, fmt.Sprintf("The resets of %s ran: %d mob(s) and %d item(s) were made.", z.id, len(z.chars)-mobs, len(z.items)-items))

@@ -184,12 +184,7 @@ func (z *Zone) playerDies(v, by *Char) {
 	// door it was entered by; any other zone, to the recall room.
 	if r := z.localRoom(z.proto.StartRoom); z.proto.StartRoom != "" && r != nil {
 		z.sendLine(v, "You awaken in "+r.proto.Name+", whole again.")
-		if v.room != r {
-			v.room.removeChar(v)
-			r.addChar(v)
-		}
-		z.act(r, v, v, "$n appears, pale but whole.")
-		z.showRoom(v)
+		z.wakeIn(v, r)
 		return
 	}
 	if z.isInstance() && v.pl != nil && z.toAnchor(v, "You awaken where you came in, whole again.") {
@@ -202,12 +197,7 @@ func (z *Zone) playerDies(v, by *Char) {
 	}
 	z.sendLine(v, "You awaken in "+name+", whole again.")
 	if r := z.localRoom(dest); r != nil {
-		if v.room != r {
-			v.room.removeChar(v)
-			r.addChar(v)
-		}
-		z.act(r, v, v, "$n appears, pale but whole.")
-		z.showRoom(v)
+		z.wakeIn(v, r)
 		return
 	}
 	if target := z.shard.Zone(parseRef(dest).zone); target != nil {
@@ -215,5 +205,15 @@ func (z *Zone) playerDies(v, by *Char) {
 		return
 	}
 	// The recall room's zone is not hosted: stay, whole, where we are.
+	z.showRoom(v)
+}
+
+// wakeIn puts a player who died back on their feet in r, a room here.
+func (z *Zone) wakeIn(v *Char, r *Room) {
+	if v.room != r {
+		v.room.removeChar(v)
+		r.addChar(v)
+	}
+	z.act(r, v, v, "$n appears, pale but whole.")
 	z.showRoom(v)
 }

@@ -4,10 +4,8 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
-	"os"
 	"slices"
 	"sort"
-	"strings"
 	"testing"
 )
 
@@ -27,23 +25,7 @@ var entranceCallers = []string{"walk", "cmdExits", "lookDir", "waysOut", "roomSt
 // gone or the typed move no longer asking it.
 func TestEntranceLint(t *testing.T) {
 	fset := token.NewFileSet()
-	entries, err := os.ReadDir(".")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var files []*ast.File
-	for _, e := range entries {
-		n := e.Name()
-		if !strings.HasSuffix(n, ".go") || strings.HasSuffix(n, "_test.go") {
-			continue
-		}
-		f, err := parser.ParseFile(fset, n, nil, 0)
-		if err != nil {
-			t.Fatal(err)
-		}
-		files = append(files, f)
-	}
-	readers, callers, bad := entranceUses(fset, files)
+	readers, callers, bad := entranceUses(fset, packageFiles(t, fset))
 	for _, b := range bad {
 		t.Error(b)
 	}

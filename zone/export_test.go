@@ -403,3 +403,13 @@ func (z *Zone) SendToInstanceForTest(name, template string) error {
 // SetRosterForTest publishes r as the zone's roster, as a zone that has
 // not yet caught up with a departure would still show it.
 func (z *Zone) SetRosterForTest(r []RosterEntry) { z.roster.Store(&r) }
+
+// RNGForTest draws n numbers from the zone's RNG, the one stream its
+// combat, loot, resets and scripts all roll from.
+func (z *Zone) RNGForTest(n int) []uint64 {
+	out := make([]uint64, n)
+	for i := range out {
+		out[i] = z.rng.Uint64()
+	}
+	return out
+}

@@ -21,22 +21,7 @@ import (
 // that silently stopped seeing what it looks for would pass forever.
 func TestIdentityLint(t *testing.T) {
 	fset := token.NewFileSet()
-	entries, err := os.ReadDir(".")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var files []*ast.File
-	for _, e := range entries {
-		n := e.Name()
-		if !strings.HasSuffix(n, ".go") || strings.HasSuffix(n, "_test.go") {
-			continue
-		}
-		f, err := parser.ParseFile(fset, n, nil, 0)
-		if err != nil {
-			t.Fatal(err)
-		}
-		files = append(files, f)
-	}
+	files := packageFiles(t, fset)
 	info := &types.Info{
 		Types: map[ast.Expr]types.TypeAndValue{},
 		Defs:  map[*ast.Ident]types.Object{},
@@ -60,6 +45,28 @@ func TestIdentityLint(t *testing.T) {
 	if bindings == 0 {
 		t.Fatal("anti-rot: found no parseRef bindings in package zone; the lint is not seeing what it guards")
 	}
+}
+
+// packageFiles parses the package's non-test files, for the lints.
+func packageFiles(t *testing.T, fset *token.FileSet) []*ast.File {
+	t.Helper()
+	entries, err := os.ReadDir(".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var files []*ast.File
+	for _, e := range entries {
+		n := e.Name()
+		if !strings.HasSuffix(n, ".go") || strings.HasSuffix(n, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(fset, n, nil, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, f)
+	}
+	return files
 }
 
 // identityViolations returns the positions of offending comparisons outside

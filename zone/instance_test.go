@@ -3,8 +3,10 @@ package zone_test
 import (
 	"bytes"
 	"context"
+	"log/slog"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"testing/synctest"
@@ -690,5 +692,145 @@ func TestInstance_CapsAndRate(t *testing.T) {
 				t.Fatalf("a mint after the window was refused:\n%s", out)
 			}
 		})
+	})
+}
+
+// Every copy rolls its own dice: its RNG is salted at each mint, so two
+// copies of a template roll differently, and so do two zones built with
+// the very same copy id (the seed cannot be worked out from the id). A
+// permanent zone, built twice, rolls the same (the comparison can tell).
+func TestInstance_RNGSaltedPerMint(t *testing.T) {
+	set, err := content.Load(os.DirFS(filepath.Join(servertest.Root(), "areas")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, _ := benchWorld(t)
+	build := func(id string) []uint64 {
+		tpl := set.Zones["sunken_crypt"]
+		if id == "" {
+			tpl = set.Zones["emberfall"]
+		}
+		return zone.New(tpl, set, w, zone.DefaultConfig(), zone.Options{ID: id}).RNGForTest(8)
+	}
+	id := zone.NewInstanceID("sunken_crypt")
+	a, b, c := build(id), build(id), build(zone.NewInstanceID("sunken_crypt"))
+	if slices.Equal(a, b) {
+		t.Fatal("two zones with the same copy id roll the same: the seed follows from the id")
+	}
+	if slices.Equal(a, c) {
+		t.Fatal("two copies of one template roll the same")
+	}
+	if !slices.Equal(build(""), build("")) {
+		t.Fatal("a permanent zone built twice rolls differently; the comparison cannot tell")
+	}
+}
+
+// Nothing respawns in a copy: its resets ran once when it was made,
+// whatever the template's reset_secs. The same template run as an
+// ordinary zone repops (so the test can fail).
+func TestInstance_NoRepopInACopy(t *testing.T) {
+	set, err := content.Load(os.DirFS(filepath.Join(servertest.Root(), "areas")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	set.Zones["sunken_crypt"].ResetSecs = 10
+	w, _ := benchWorld(t)
+	zone.SetOwnerCheck(false)
+	defer zone.SetOwnerCheck(true)
+	for _, tc := range []struct {
+		id    string
+		repop bool
+	}{{zone.NewInstanceID("sunken_crypt"), false}, {"", true}} {
+		z := zone.New(set.Zones["sunken_crypt"], set, discardShard{w}, zone.DefaultConfig(), zone.Options{ID: tc.id})
+		z.BootForTest()
+		if n := z.CountMobs("sunken_crypt:mob:skeleton"); n != 3 {
+			t.Fatalf("%d skeletons at boot, want 3", n)
+		}
+		z.PurgeMobs("sunken_crypt:mob:skeleton")
+		for range 4 * 30 { // 30 s: three of reset_secs
+			z.TickForTest()
+		}
+		if got := z.CountMobs("sunken_crypt:mob:skeleton") > 0; got != tc.repop {
+			t.Fatalf("zone %q: skeletons back after 30 s: %v, want %v", tc.id, got, tc.repop)
+		}
+		if tc.repop {
+			continue
+		}
+		// Nor does a builder's zreset repop a copy.
+		s := &logSession{benchSession: benchSession{id: sessionIDs.Add(1)}}
+		z.Arrive(&zone.CharRecord{Name: "Maker", Level: 1, Builder: true}, s, "", "")
+		z.DrainForTest()
+		z.InputForTest(s, 1, "zreset")
+		if !strings.Contains(s.text(), "it is populated once, when it is made, and never reset") || z.CountMobs("sunken_crypt:mob:skeleton") != 0 {
+			t.Fatalf("a builder's zreset in a copy: %d skeletons, told:\n%s", z.CountMobs("sunken_crypt:mob:skeleton"), s.text())
+		}
+	}
+}
+
+// A copy's log lines carry both its own id (zone) and its template.
+func TestInstance_LogsNameZoneAndTemplate(t *testing.T) {
+	set, err := content.Load(os.DirFS(filepath.Join(servertest.Root(), "areas")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, _ := benchWorld(t)
+	var buf bytes.Buffer
+	lg := slog.New(slog.NewTextHandler(&buf, nil))
+	id := zone.NewInstanceID("sunken_crypt")
+	z := zone.New(set.Zones["sunken_crypt"], set, discardShard{w}, zone.DefaultConfig(), zone.Options{ID: id, Log: lg})
+	z.BootForTest()
+	s := enter(t, z, "Probe")
+	z.InputForTest(s, 1, "crashme")
+	line := buf.String()
+	if !strings.Contains(line, "zone="+id) || !strings.Contains(line, "template=sunken_crypt") {
+		t.Fatalf("a copy's fault line does not name both its id and its template:\n%s", line)
+	}
+}
+
+// mud.send_to_instance, called for the player whose own script runs it
+// (the script package refuses anyone else), goes in the way a door does:
+// the player's room is the anchor. A zone that is not instanceable does
+// not open.
+func TestInstance_SendToInstanceWorks(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		w := instWorld(t, world.InstanceConfig{}, atBarrow("Sent"))
+		p := enterAs(t, w, "Sent")
+		ww := where(t, w, "Sent")
+		var refused, sent error
+		on(t, ww, func() { refused = ww.SendToInstanceForTest("Sent", "emberfall") })
+		if refused == nil || !strings.Contains(refused.Error(), "The way does not open for you.") {
+			t.Fatalf("sending into a zone that is not instanceable: %v", refused)
+		}
+		on(t, ww, func() { sent = ww.SendToInstanceForTest("Sent", "sunken_crypt") })
+		if sent != nil {
+			t.Fatal(sent)
+		}
+		synctest.Wait()
+		p.expect(0, "The Crumbling Stair")
+		if z := where(t, w, "Sent"); !zone.IsInstanceID(z.ID()) {
+			t.Fatalf("Sent is in %s", z.ID())
+		}
+		m := p.mark()
+		p.do("up")
+		p.expect(m, "The Barrow of Thane Berrick")
+	})
+}
+
+// A copy whose template declares no start room sends a player who dies in
+// it out to the anchor, the door it was entered by.
+func TestInstance_DeathWithoutAStartRoomGoesToTheAnchor(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		w := instWorld(t, world.InstanceConfig{}, atBarrow("Lorn"))
+		p := enterAs(t, w, "Lorn")
+		p.do("down")
+		c := where(t, w, "Lorn")
+		on(t, c, c.ClearStartRoomForTest)
+		m := p.mark()
+		on(t, c, func() { c.KillForTest("Lorn") })
+		p.expect(m, "You awaken where you came in, whole again.")
+		p.expect(m, "The Barrow of Thane Berrick")
+		if z := where(t, w, "Lorn"); z.ID() != "whisperwood" {
+			t.Fatalf("Lorn woke in %s, want at the door in whisperwood", z.ID())
+		}
 	})
 }

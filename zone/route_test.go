@@ -1,18 +1,11 @@
 package zone_test
 
 import (
-	"context"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"testing/synctest"
-	"time"
 
-	"zonemud/internal/servertest"
-	"zonemud/store"
 	"zonemud/world"
-	"zonemud/world/content"
 	"zonemud/zone"
 )
 
@@ -20,28 +13,7 @@ import (
 // caller's synctest bubble, and shuts it down when the test ends.
 func runningWorld(t *testing.T) *world.World {
 	t.Helper()
-	set, err := content.Load(os.DirFS(filepath.Join(servertest.Root(), "areas")))
-	if err != nil {
-		t.Fatal(err)
-	}
-	db, err := store.Open(filepath.Join(t.TempDir(), "route.db"), store.DefaultConfig())
-	if err != nil {
-		t.Fatal(err)
-	}
-	w, err := world.New(set, db, world.DefaultConfig(), zone.DefaultConfig(), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	w.Start()
-	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-		defer cancel()
-		if err := w.Shutdown(ctx); err != nil {
-			t.Error(err)
-		}
-		db.Close()
-	})
-	return w
+	return instWorld(t, world.InstanceConfig{})
 }
 
 // rosterEntry finds a player in a zone's published roster.

@@ -402,6 +402,12 @@ func (l *loader) linkRoom(file string, z *Zone, r *Room, s roomSpec) {
 		if !ok {
 			continue
 		}
+		if tz := l.set.Zones[RefZone(to)]; tz != nil && tz.ID != z.ID && tz.Instanceable {
+			// Its rooms exist only in its copies: an exit would lead
+			// nowhere (the template itself is never hosted).
+			l.problem(file, dkey, "zone %q is instanceable: its rooms exist only in its private copies; lead into it with instance_entrances = { %s = %q }", tz.ID, d, tz.ID)
+			continue
+		}
 		r.Exits[d] = &Exit{To: to}
 	}
 	for _, dname := range sortedKeys(s.Doors) {

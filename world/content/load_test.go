@@ -142,6 +142,40 @@ description = "Dark."
 	)
 }
 
+// An ordinary exit into an instanceable zone's rooms would lead nowhere:
+// the template is never hosted, only its copies, entered by an entrance.
+// The copy's own exits within itself, and out, are fine.
+func TestLoad_ExitIntoAnInstanceableZoneIsRefused(t *testing.T) {
+	fsys := minimalWorld()
+	fsys["town.toml"] = &fstest.MapFile{Data: []byte(`
+[zone]
+name = "Town"
+[rooms.square]
+name = "The Square"
+description = "A square."
+exits = { east = "cave:room:mouth" }
+instance_entrances = { down = "cave" }
+`)}
+	fsys["cave.toml"] = &fstest.MapFile{Data: []byte(`
+[zone]
+name = "Cave"
+instanceable = true
+start_room = "mouth"
+[rooms.mouth]
+name = "Mouth"
+description = "Dark."
+exits = { up = "town:room:square", north = "deep" }
+[rooms.deep]
+name = "Deep"
+description = "Darker."
+exits = { south = "mouth" }
+`)}
+	_, err := Load(fsys)
+	assertProblems(t, err,
+		`town.toml:7: rooms.square.exits.east: zone "cave" is instanceable: its rooms exist only in its private copies; lead into it with instance_entrances = { east = "cave" }`,
+	)
+}
+
 func TestLoad_NoZones(t *testing.T) {
 	if _, err := Load(fstest.MapFS{"game.toml": {Data: []byte("")}}); err != ErrNoZones {
 		t.Fatalf("got %v, want ErrNoZones", err)
