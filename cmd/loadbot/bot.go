@@ -143,6 +143,14 @@ func (b *bot) prepare(ctx context.Context) bool {
 		}
 		b.walked++
 	}
+	for i := range r.path {
+		if !b.do(ctx, &r.path[i]) {
+			if ctx.Err() == nil {
+				b.failure = "no answer on the path: " + strings.TrimSpace(string(r.path[i].line))
+			}
+			return false
+		}
+	}
 	return true
 }
 
@@ -360,6 +368,10 @@ func (b *bot) jitter() int64 {
 // while none is outstanding, expires commands that get no prompt within the
 // reply timeout, and when the run stops, waits for the last answer.
 func (b *bot) send() {
+	if b.r.cfg.InOrder {
+		b.sendRounds()
+		return
+	}
 	r := b.r
 	timeout := int64(r.cfg.ReplyTimeout)
 	// Start at a random point of the first interval so bots that logged in
@@ -398,6 +410,51 @@ func (b *bot) send() {
 			wake = min(wake, out>>1+timeout)
 		}
 		timer.Reset(time.Duration(wake - r.mono()))
+	}
+}
+
+// sendRounds is send for a run InOrder: every jittered interval a round
+// types each command in order, each as soon as the one before is answered
+// (or timed out). A round longer than the interval starts the next one at
+// once, counted as skipped sends, as send does for a slow answer.
+func (b *bot) sendRounds() {
+	r := b.r
+	next := r.mono() + int64(b.rng.Float64()*float64(r.cfg.Every))
+	timer := time.NewTimer(time.Duration(next - r.mono()))
+	defer timer.Stop()
+	for {
+		select {
+		case <-r.stop:
+			return
+		case <-b.readerDone:
+			return
+		case <-timer.C:
+		}
+		for i := range r.cmds {
+			select {
+			case <-r.stop:
+				return
+			default:
+			}
+			if !b.sendSpec(&r.cmds[i]) {
+				return
+			}
+			b.drain(timer)
+			select {
+			case <-b.readerDone:
+				return
+			default:
+			}
+		}
+		now := r.mono()
+		next += b.jitter()
+		if next <= now {
+			if r.inWindow(now) {
+				b.sendStats.skipped++
+			}
+			next = now + b.jitter()/4 // a little breath, not a burst
+		}
+		timer.Reset(time.Duration(next - now))
 	}
 }
 
@@ -552,7 +609,8 @@ func (b *bot) read() {
 	defer close(b.readerDone)
 	r := b.r
 	csv := r.cfg.CSV != ""
-	var armedFor int64 // the outstanding value the stream is armed for
+	var armedFor int64    // the outstanding value the stream is armed for
+	var armedCmd *cmdSpec // the command it is armed for
 	for {
 		b.conn.SetReadDeadline(time.Now().Add(readPoll))
 		if _, err := b.br.Peek(1); err != nil {
@@ -576,8 +634,9 @@ func (b *bot) read() {
 		if out := b.outstanding.Load(); out != 0 && out != armedFor && out>>1 <= now {
 			armedFor = out
 			var markers [][]byte
-			if c := b.outCmd.Load(); c != nil {
-				markers = c.markers
+			armedCmd = b.outCmd.Load()
+			if armedCmd != nil {
+				markers = armedCmd.markers
 			}
 			b.s.arm(markers)
 		}
@@ -592,6 +651,13 @@ func (b *bot) read() {
 				sent := armedFor >> 1
 				b.readStats.answered++
 				r.rtt.record(time.Duration(now - sent))
+				if sr := armedCmd.series; sr != nil {
+					if b.s.which == 0 {
+						sr.rtt.record(time.Duration(now - sent))
+					} else {
+						sr.refused.Add(1)
+					}
+				}
 				if csv {
 					b.readStats.samples = append(b.readStats.samples, sample{sent, now - sent})
 				}

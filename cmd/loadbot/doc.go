@@ -2,9 +2,10 @@
 //
 // It opens -n connections to -addr (telnet, or SSH with -ssh-key) at -ramp
 // per second, logs each bot in (creating its character the first time),
-// lets it walk away from the start room if the scenario says so, and has
-// every bot send a random command of the scenario about every -every
-// (±20%). Once every bot is ready and -warmup has passed, it measures for
+// lets it walk away from the start room (or along the scenario's path) if
+// the scenario says so, and has every bot send a random command of the
+// scenario about every -every (±20%), or, for a scenario in rounds, all its
+// commands in order each -every. Once every bot is ready and -warmup has passed, it measures for
 // -duration, then has every bot quit at once. It prints connections made,
 // login failures, login time, the round trip from a command to the prompt
 // that ends its answer, commands per second, unsolicited prompts,

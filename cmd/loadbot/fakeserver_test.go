@@ -24,6 +24,8 @@ type fakeOpts struct {
 	// chatter, if set, sends a line of somebody else's talk with its own
 	// prompt as soon as a command arrives, before the answer (a crowd).
 	chatter bool
+	// refuseMint answers down at the barrow with a refusal.
+	refuseMint bool
 }
 
 // fakeServer speaks the player-facing login and prompt contract over real
@@ -45,8 +47,9 @@ type fakeServer struct {
 	doEOR, wontNAWS    atomic.Int32 // negotiation answers received
 	dontEcho, commands atomic.Int32
 	pushes, quits      atomic.Int32
-	moves              sync.Map     // direction -> *atomic.Int32: steps the bots took
-	badLines           atomic.Int32 // lines that were not what the protocol expects
+	moves              sync.Map            // direction -> *atomic.Int32: steps the bots took
+	typed              map[string][]string // name -> every command, in order; guarded by mu
+	badLines           atomic.Int32        // lines that were not what the protocol expects
 }
 
 func newFakeServer(t *testing.T, opts fakeOpts) *fakeServer {
@@ -61,6 +64,7 @@ func newFakeServer(t *testing.T, opts fakeOpts) *fakeServer {
 		opts:  opts,
 		known: map[string]string{},
 		keys:  map[string]string{},
+		typed: map[string][]string{},
 		conns: map[net.Conn]struct{}{},
 		done:  make(chan struct{}),
 		seen:  make(chan struct{}, 1),
@@ -295,6 +299,9 @@ func (f *fakeServer) session(fc *fconn, authed bool) {
 			return
 		}
 		f.commands.Add(1)
+		f.mu.Lock()
+		f.typed[name] = append(f.typed[name], cmd)
+		f.mu.Unlock()
 		if _, isMove := opposite[cmd]; isMove {
 			n, _ := f.moves.LoadOrStore(cmd, new(atomic.Int32))
 			n.(*atomic.Int32).Add(1)
@@ -312,6 +319,13 @@ func (f *fakeServer) session(fc *fconn, authed bool) {
 		if f.opts.delay > 0 {
 			time.Sleep(f.opts.delay) // the server's work, not a test wait
 		}
-		fc.write(answerOf(cmd) + f.prompt())
+		answer := answerOf(cmd)
+		if cmd == "down" {
+			answer = "The way begins to open..." + f.prompt() + "The Crumbling Stair\r\nExits: up north\r\n"
+			if f.opts.refuseMint {
+				answer = "The way will not open.\r\n"
+			}
+		}
+		fc.write(answer + f.prompt())
 	}
 }

@@ -80,9 +80,17 @@ func mainErr() int {
 		return 2
 	}
 	list := sc.Commands
-	cfg.Scenario, cfg.Walk = sc.Name, sc.Walk
+	cfg.Scenario, cfg.Walk, cfg.InOrder, cfg.Series = sc.Name, sc.Walk, sc.InOrder, sc.Series
+	if sc.Path != "" {
+		path, err := ParseCommands(sc.Path)
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "loadbot: scenario %s: %v\n", sc.Name, err)
+			return 2
+		}
+		cfg.Path = path
+	}
 	if *commands != "" {
-		list, cfg.Scenario = *commands, ""
+		list, cfg.Scenario, cfg.InOrder, cfg.Series = *commands, "", false, nil
 	}
 	if *walk >= 0 {
 		cfg.Walk = *walk

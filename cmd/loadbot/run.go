@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"slices"
+	"sort"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -26,7 +28,13 @@ type Config struct {
 	Commands []Command // each bot picks one at random for every send
 	// Walk is how many steps each bot takes through random exits right
 	// after logging in, before the run counts it as ready.
-	Walk     int
+	Walk int
+	// Path is typed in order after the walk, before the bot is ready.
+	Path []Command
+	// InOrder: each round types every command in order (Scenario.InOrder).
+	InOrder bool
+	// Series: command line -> series name (Scenario.Series).
+	Series   map[string]string
 	Seed     uint64
 	Prefix   string // name prefix; letters only
 	Password string
@@ -94,7 +102,7 @@ func (c *Config) validate() error {
 	if longest := botName(c.Prefix, c.Bots-1); len(longest) > maxNameLen {
 		return fmt.Errorf("-prefix %q: name %q for bot %d is longer than %d letters", c.Prefix, longest, c.Bots-1, maxNameLen)
 	}
-	for _, cmd := range c.Commands {
+	for _, cmd := range append(slices.Clone(c.Commands), c.Path...) {
 		if cmd.Line == "" || strings.ContainsAny(cmd.Line, "\r\n") {
 			return fmt.Errorf("-commands: %q is not one non-empty line", cmd.Line)
 		}
@@ -144,6 +152,15 @@ type run struct {
 
 	rtt      histogram    // round trips of commands sent in the window
 	loggedIn atomic.Int32 // bots logged in so far
+	path     []cmdSpec    // Path, ready to send; shared read-only
+	series   []*series    // by name; shared, counted atomically
+}
+
+// series is one command's own count: successes' round trips, refusals.
+type series struct {
+	name    string
+	rtt     histogram
+	refused atomic.Int64
 }
 
 // cmdSpec is a Command ready to send.
@@ -151,6 +168,7 @@ type cmdSpec struct {
 	line    []byte   // ending in CRLF; nil for a step
 	exit    bool     // a step through a random exit
 	markers [][]byte // see Command.Markers
+	series  *series  // counted on its own too; nil for most
 }
 
 func newSpec(c Command) cmdSpec {
@@ -193,8 +211,16 @@ func Run(ctx context.Context, cfg Config) (*Summary, error) {
 		stop: make(chan struct{}),
 	}
 	for _, c := range cfg.Commands {
-		r.cmds = append(r.cmds, newSpec(c))
+		spec := newSpec(c)
+		if name := cfg.Series[c.Line]; name != "" {
+			spec.series = &series{name: name}
+			r.series = append(r.series, spec.series)
+		}
+		r.cmds = append(r.cmds, spec)
 		r.trackExits = r.trackExits || c.Line == ExitLine
+	}
+	for _, c := range cfg.Path {
+		r.path = append(r.path, newSpec(c))
 	}
 	r.step = newSpec(Command{Line: ExitLine, Markers: moveMarkers})
 	r.trackExits = r.trackExits || cfg.Walk > 0
@@ -395,6 +421,10 @@ func (r *run) summarize(bots []*bot, measured time.Duration) *Summary {
 			s.Disconnects++
 		}
 	}
+	for _, sr := range r.series {
+		s.Series = append(s.Series, SeriesSummary{Name: sr.name, Latency: sr.rtt.latency(), Refused: sr.refused.Load()})
+	}
+	sort.Slice(s.Series, func(i, j int) bool { return s.Series[i].Name < s.Series[j].Name })
 	s.Login = latencyOf(sortedDurations(logins))
 	s.Farewell = latencyOf(sortedDurations(farewells))
 	s.Failures = tally.sorted()
@@ -402,6 +432,9 @@ func (r *run) summarize(bots []*bot, measured time.Duration) *Summary {
 		s.PerSec = float64(s.Answered) / measured.Seconds()
 	}
 	s.TargetRate = float64(s.LoggedIn) / r.cfg.Every.Seconds()
+	if r.cfg.InOrder {
+		s.TargetRate *= float64(len(r.cmds)) // a round of every command each interval
+	}
 	return s
 }
 

@@ -464,3 +464,44 @@ func TestRun_Disruptions(t *testing.T) {
 		t.Errorf("characters created: %d, want %d", got, cfg.Bots+2+6+1)
 	}
 }
+
+// An in-order run types its path once after login, then each round types
+// every command in order; a series counts its own successes' round trips
+// and its refusals apart.
+func TestRun_InOrderRoundsAndSeries(t *testing.T) {
+	for _, refuse := range []bool{false, true} {
+		f := newFakeServer(t, fakeOpts{eor: true, refuseMint: refuse})
+		cfg := testConfig(f.addr())
+		cfg.Bots = 4
+		cfg.Path = mustCommands("look,north|")
+		cfg.Commands = mustCommands("down|The Crumbling Stair|will not open,up|")
+		cfg.InOrder = true
+		cfg.Series = map[string]string{"down": "mint"}
+		s := runWithin(t, context.Background(), cfg, 30*time.Second)
+		checkHealthy(t, s, cfg)
+		if len(s.Series) != 1 || s.Series[0].Name != "mint" {
+			t.Fatalf("series %+v, want mint alone", s.Series)
+		}
+		ok, refused := s.Series[0].Latency.Count, s.Series[0].Refused
+		if refuse && (ok != 0 || refused == 0) || !refuse && (ok == 0 || refused != 0) {
+			t.Errorf("refuse=%v: %d answered, %d refused", refuse, ok, refused)
+		}
+		f.mu.Lock()
+		for name, typed := range f.typed {
+			if len(typed) < 4 || typed[0] != "look" || typed[1] != "north" {
+				t.Errorf("%s typed %q: want the path first", name, typed)
+				continue
+			}
+			for i, cmd := range typed[2:] {
+				if want := []string{"down", "up"}[i%2]; cmd != want {
+					t.Errorf("%s typed %q: command %d is %q, want %q", name, typed, i+2, cmd, want)
+					break
+				}
+			}
+		}
+		f.mu.Unlock()
+		if !strings.Contains(s.Text(), "mint: ") {
+			t.Errorf("the summary has no mint line:\n%s", s.Text())
+		}
+	}
+}

@@ -20,6 +20,11 @@ type Command struct {
 	Markers []string
 }
 
+// mintRefusals are the starter world's lines that refuse the way into a
+// private copy: the answer to down at the barrow when no copy opens.
+var mintRefusals = []string{"will not open", "too often", "already hold", "crowded", "Too many", "does not open",
+	"closes", "already opening", "You cannot"}
+
 // ExitLine in a command list is a step through a random open exit.
 const ExitLine = "@exit"
 
@@ -103,6 +108,19 @@ type Scenario struct {
 	// Walk is how many steps each bot takes away from the start room
 	// right after logging in, before it counts as ready.
 	Walk int
+	// Path is what each bot types, in order, once it has logged in (and
+	// walked), before it counts as ready: the way to where its commands
+	// apply. It is in ParseCommands form.
+	Path string
+	// InOrder makes each round type every command, in order, each as soon
+	// as the one before is answered, a round every -every; without it a
+	// bot types one command at random every -every.
+	InOrder bool
+	// Series names commands whose round trips are also counted on their
+	// own, by command line: an answer that matched the command's first
+	// marker is a success whose round trip counts; an answer that matched
+	// any other marker is a refusal.
+	Series map[string]string
 }
 
 // Scenarios are the named loads. Their commands are for the starter world
@@ -126,6 +144,15 @@ var Scenarios = []Scenario{
 		// commands answer at the next prompt; look and the steps have
 		// markers.
 		Commands: "south,down,kill rat|,kill rat|,strike rat|,up,north,look,score|,flee|",
+	},
+	{
+		Name: "instance",
+		About: "bots walk to the Whisperwood's barrow, then in rounds go down into a private copy of the crypt (a copy is minted " +
+			"for each entry), step north and back and climb out; the mint series is from typing down to the copy's room",
+		Path:     "north,north,north,open gate|,north,north,north,north,north,north",
+		Commands: "down|The Crumbling Stair|" + strings.Join(mintRefusals, "|") + ",north,south,up",
+		InOrder:  true,
+		Series:   map[string]string{"down": "mint"},
 	},
 	{
 		Name:     "walk",

@@ -192,6 +192,17 @@ type Summary struct {
 	Server *Server // nil without -pid and -metrics
 
 	Disruptions *DisruptionReport // nil without -slow, -drop or -burst
+
+	// Series are the commands counted on their own (Scenario.Series).
+	Series []SeriesSummary
+}
+
+// SeriesSummary is one command's own count over the window: the round
+// trips of its successes, and its refusals.
+type SeriesSummary struct {
+	Name    string
+	Latency Latency
+	Refused int64
 }
 
 // FailureReason counts connection or login failures of one kind.
@@ -244,6 +255,10 @@ func (s *Summary) Text() string {
 	b.WriteByte('\n')
 	fmt.Fprintf(&b, "round trip: p50 %s p90 %s p99 %s max %s\n",
 		ms(s.RoundTrip.P50), ms(s.RoundTrip.P90), ms(s.RoundTrip.P99), ms(s.RoundTrip.Max))
+	for _, sr := range s.Series {
+		fmt.Fprintf(&b, "%s: %d answered, p50 %s p90 %s p99 %s max %s; %d refused\n",
+			sr.Name, sr.Latency.Count, ms(sr.Latency.P50), ms(sr.Latency.P90), ms(sr.Latency.P99), ms(sr.Latency.Max), sr.Refused)
+	}
 	fmt.Fprintf(&b, "unsolicited prompts: %d; disconnects: %d\n", s.Unsolicited, s.Disconnects)
 	if s.Walked > 0 {
 		fmt.Fprintf(&b, "walk: %d steps away from the start room before measuring\n", s.Walked)

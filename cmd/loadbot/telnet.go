@@ -169,6 +169,7 @@ type stream struct {
 	armed    bool
 	markers  [][]byte
 	matched  bool   // a marker was seen since arming
+	which    int    // the index of the marker seen (0 with none)
 	tail     []byte // the last bytes of text, for a marker split across runs
 	answered bool   // the current feed found the answer (and disarmed)
 
@@ -186,7 +187,7 @@ const maxMarker = 32
 
 // arm makes the next prompt after one of markers the answer.
 func (s *stream) arm(markers [][]byte) {
-	s.armed, s.markers, s.matched = true, markers, len(markers) == 0
+	s.armed, s.markers, s.matched, s.which = true, markers, len(markers) == 0, 0
 	s.tail = s.tail[:0]
 }
 
@@ -269,9 +270,9 @@ func (s *stream) prompt() {
 // scan looks for the armed markers in p and across its boundary with the
 // text before it.
 func (s *stream) scan(p []byte) {
-	for _, m := range s.markers {
+	for i, m := range s.markers {
 		if bytes.Contains(p, m) {
-			s.matched = true
+			s.matched, s.which = true, i
 			return
 		}
 	}
@@ -280,9 +281,9 @@ func (s *stream) scan(p []byte) {
 		// of p together.
 		n := len(s.tail)
 		s.tail = append(s.tail, p[:min(len(p), maxMarker-1)]...)
-		for _, m := range s.markers {
+		for i, m := range s.markers {
 			if bytes.Contains(s.tail, m) {
-				s.matched = true
+				s.matched, s.which = true, i
 				return
 			}
 		}
