@@ -62,22 +62,38 @@
 //  2. residentShard.mu, one per shard of the residency index.
 //  3. Leaves, taken last and holding nothing else: a zone's mailbox (a
 //     zone's Arrive, Wake and Deliver push onto it), the saver's queue, the
-//     goroutine tracker, the directory's own lock, and the reloader's
-//     (reloader.mu, which zones take in Reconciled).
+//     goroutine tracker, the directory's own lock, the reloader's
+//     (reloader.mu, which zones take in Reconciled), instances.mu (the
+//     copies' records, caps and rates: a non-blocking channel send is all
+//     it calls) and parties.mu.
 //
 // host.mu (one zone's lease state) is taken without 1 or 2 held, and only
 // leaves inside it. No callback and no method of a session (gate code) runs
 // under routeMu or a residency shard lock: Enter and HandBack close
 // sessions after letting their locks go.
 //
+// # Instances
+//
+// A copy of an instanceable template is entered in three hops (instance.go):
+// the entrance zone checks the player and asks RequestInstance, which
+// charges the account and queues a mint; a mint worker builds the copy
+// from one content snapshot and hosts it unleased; the answer goes back to
+// the very zone that asked, which checks everything again and transfers
+// the player, or abandons the copy. Every copy has a record from its
+// mint's reservation until it is unhosted: the caps count records, a
+// party's later member finds its copy by one, the claim keeper claims the
+// templates that have one, and the reaper sweeps them. Parties (party.go)
+// are kept here because they span zones.
+//
 // # Goroutines
 //
 // Every goroutine the world starts goes through one tracker (goroutines.go),
 // labelled for profiles (a zone's with its id and template) and waited for
 // at shutdown: one per hosted zone (zone.Run), the saver, the lease keeper,
-// the reload worker and the areas watcher, and a worker per backup or SSH
-// key change. Session goroutines call in
-// through Enter, the Route and the account methods; those may block on the
+// the reload worker and the areas watcher, two instance mint workers, the
+// instance reaper and its teardowns (at most 8 at once), the
+// template-in-use claim keeper, and a worker per backup or SSH key change.
+// Session goroutines call in through Enter, the Route and the account methods; those may block on the
 // store, never on a zone (a route's post may wait for room in a zone's
 // inbox, bounded by the zone being alive). Zone goroutines call the
 // zone.Shard methods, which never block on disk or on another zone.

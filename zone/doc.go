@@ -21,4 +21,14 @@
 // Locality questions (does this ref stay inside me?) go through ownsZoneRef
 // and localRoom in identity.go and nowhere else; a test walks the syntax
 // trees of this package to keep it so.
+//
+// An instance copy (instance.go) is a Zone whose id is <template>#<hex>.
+// A player goes into one only by walking through a room's declared
+// entrance, read by (*Room).entrance alone (a lint pins it), or by
+// mud.send_to_instance from their own script: hop 1 (enterInstance) asks
+// the shard for a copy and the zone goes on; hop 3 (handleInstanceReady)
+// checks everything again when the world answers, writes the anchor and
+// transfers the player and the party members standing with them. A copy
+// never repops, rolls from a seed drawn afresh at each mint, persists no
+// room objects, and wakes a player who dies in it at its start room.
 package zone
