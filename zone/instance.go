@@ -113,7 +113,7 @@ func (z *Zone) enterInstance(c *Char, template string, dir string) string {
 		return refuse("You are asleep; wake first.")
 	case c.pl.opening != 0:
 		return refuse(enterAlready)
-	case z.shard.Draining():
+	case z.stopping || z.shard.Draining():
 		return refuse(enterDraining)
 	}
 	// A party's members all go into the one copy its first entry made,
@@ -214,8 +214,8 @@ func (z *Zone) entryRefusal(c *Char, room *Room, deaths uint32, copy *Zone) stri
 		return enterFighting
 	case c.pos == posSleeping:
 		return "The way closes: you fell asleep."
-	case z.shard.Draining():
-		return enterDraining
+	case z.stopping || z.shard.Draining():
+		return enterDraining // this zone is being unhosted, or the world stops
 	case copy == nil || z.shard.Zone(copy.ID()) != copy:
 		return enterGone // reaped already
 	}

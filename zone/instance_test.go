@@ -834,3 +834,34 @@ func TestInstance_DeathWithoutAStartRoomGoesToTheAnchor(t *testing.T) {
 		}
 	})
 }
+
+// A copy's id is its template, '#', and 32 hex digits drawn at random:
+// 128 bits, never a counter, so ids cannot be guessed or enumerated.
+func TestInstance_IDIsTemplateHashAndRandomHex(t *testing.T) {
+	seen := map[string]bool{}
+	for range 1000 {
+		id := zone.NewInstanceID("sunken_crypt")
+		tpl, hex, ok := strings.Cut(id, "#")
+		if !ok || tpl != "sunken_crypt" || len(hex) != 32 || strings.Trim(hex, "0123456789abcdef") != "" {
+			t.Fatalf("instance id %q: want sunken_crypt#<32 hex digits>", id)
+		}
+		if !zone.IsInstanceID(id) || zone.IsInstanceID(tpl) {
+			t.Fatalf("IsInstanceID does not tell %q from %q", id, tpl)
+		}
+		if seen[hex] {
+			t.Fatalf("the id %q came twice in 1000", id)
+		}
+		seen[hex] = true
+	}
+	// Bits are spread: over 1000 ids every hex digit position takes many
+	// values (a counter would leave the leading ones fixed).
+	for pos := 0; pos < 32; pos++ {
+		vals := map[byte]bool{}
+		for hex := range seen {
+			vals[hex[pos]] = true
+		}
+		if len(vals) < 10 {
+			t.Fatalf("position %d of the hex takes %d values over 1000 ids: not random", pos, len(vals))
+		}
+	}
+}
