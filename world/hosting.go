@@ -106,7 +106,10 @@ func (w *World) newHost(ctx context.Context, snap *zone.Snapshot, zp *content.Zo
 	if instance {
 		opt.ID = id // no room objects: every copy has the same room refs
 	} else {
-		w.saver.fence(id, lease.Gen, store.FenceAdopt, nil)
+		if err := w.adopt(ctx, id, lease.Gen); err != nil {
+			w.dropLease(h)
+			return nil, err
+		}
 		if opt.Objects, err = w.loadObjects(id); err != nil {
 			w.dropLease(h)
 			return nil, err
@@ -114,6 +117,39 @@ func (w *World) newHost(ctx context.Context, snap *zone.Snapshot, zp *content.Zo
 	}
 	h.z = zone.New(zp, snap.Set, w, w.zoneCfg, opt)
 	return h, nil
+}
+
+// adopt records gen as zone id's lease generation in the store. Once the
+// saver runs it waits until that is written: the saver writes in order, so
+// every save queued before it is written too, the last one of the zone's
+// previous hosting included, and the room objects read next are the ones
+// that hosting left (read earlier, they could be older: an item picked up
+// there would lie on the floor again, one dropped there would be gone). A
+// store that refuses the generation (a newer one is recorded) refuses the
+// hosting. Before Start no zone has run, so nothing of id is queued.
+func (w *World) adopt(ctx context.Context, id string, gen uint64) error {
+	if !w.saving.Load() {
+		w.saver.fence(id, gen, store.FenceAdopt, nil)
+		return nil
+	}
+	res := make(chan error, 1)
+	w.saver.fence(id, gen, store.FenceAdopt, func(err error) { res <- err })
+	var err error
+	select {
+	case err = <-res:
+	case <-w.saverDone:
+		select {
+		case err = <-res:
+		default:
+			return ErrStopping // the saver stopped before it came to the fence
+		}
+	case <-ctx.Done():
+		return fmt.Errorf("world: zone %s: waiting for the store to adopt its lease: %w", id, ctx.Err())
+	}
+	if err != nil {
+		return fmt.Errorf("world: zone %s: the store did not adopt lease generation %d: %w", id, gen, err)
+	}
+	return nil
 }
 
 // dropLease gives back the lease of a zone that never ran.

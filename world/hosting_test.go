@@ -12,6 +12,7 @@ import (
 	"runtime/pprof"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"testing/fstest"
 	"testing/synctest"
@@ -437,5 +438,104 @@ func TestLease_WedgedZoneLosesItsLeaseAndCannotSave(t *testing.T) {
 		}
 		rt.Input(3, "quit")
 		synctest.Wait()
+	})
+}
+
+// heldDisk is the real store behind a disk whose commits wait, while held,
+// until the test lets them go: a saver that lags behind the zones.
+type heldDisk struct {
+	db   *store.DB
+	held atomic.Bool
+	gate chan struct{} // closed to let held commits go
+}
+
+func (d *heldDisk) Commit(batches []*store.Batch) ([]error, error) {
+	if d.held.Load() {
+		<-d.gate
+	}
+	return d.db.Commit(batches)
+}
+
+// vaultSet is the starter world plus "vault", a zone of one storage room
+// that is not the start zone, so it can be unhosted.
+func vaultSet(tb testing.TB) *content.Set {
+	tb.Helper()
+	fsys := starterFS(tb)
+	fsys["vault.toml"] = &fstest.MapFile{Data: []byte(`[zone]
+name = "The Vault"
+description = "One room to keep things in."
+reset_secs = 0
+levels = [1, 5]
+
+[rooms.hall]
+name = "The Vault Hall"
+description = "Shelves line the walls of the vault."
+flags = ["storage", "indoors"]
+`)}
+	set, err := content.Load(fsys)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return set
+}
+
+// A zone hosted again reads the room objects its last hosting saved, even
+// while the saver is still writing that hosting's last batch: a loaf left
+// in a storage room is there when the zone comes back, not lost (nor, had
+// it been picked up, lying there a second time).
+func TestHost_AgainReadsWhatItsLastHostingSaved(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		db, err := store.Open(filepath.Join(t.TempDir(), "w.db"), store.DefaultConfig())
+		if err != nil {
+			t.Fatal(err)
+		}
+		keeper := &store.Character{Name: "Keeper", Epoch: 1, Level: 3, Place: store.Placement{Zone: "vault", Room: "vault:room:hall"},
+			Items: []store.Item{{ID: 900, Proto: "emberfall:item:bread"}}}
+		if res, err := db.Commit([]*store.Batch{{Zone: "setup", Chars: []*store.Character{keeper}}}); err != nil || res[0] != nil {
+			t.Fatalf("store the keeper: %v %v", err, res)
+		}
+		w, err := New(vaultSet(t), db, DefaultConfig(), zone.DefaultConfig(), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		disk := &heldDisk{db: db, gate: make(chan struct{})}
+		w.saver.disk = disk
+		w.Start()
+		t.Cleanup(func() {
+			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			defer cancel()
+			if err := w.Shutdown(ctx); err != nil {
+				t.Errorf("shutdown: %v", err)
+			}
+			db.Close()
+		})
+
+		p := playAs(t, w, "Keeper")
+		p.do("drop bread")
+		if !p.s.saw("You drop a loaf of brown bread") {
+			t.Fatal("the keeper could not drop the bread")
+		}
+		disk.held.Store(true) // the saver lags from here on
+		p.do("quit")
+		if err := w.Unhost(t.Context(), "vault"); err != nil {
+			t.Fatalf("unhost the empty vault: %v", err)
+		}
+		hosted := make(chan error, 1)
+		go func() {
+			_, err := w.Host(t.Context(), HostSpec{Template: "vault"})
+			hosted <- err
+		}()
+		synctest.Wait() // the hosting has read the room objects, or waits to
+		disk.held.Store(false)
+		close(disk.gate)
+		if err := <-hosted; err != nil {
+			t.Fatalf("host the vault again: %v", err)
+		}
+
+		p = playAs(t, w, "Keeper")
+		p.do("look")
+		if !p.s.saw("A round loaf of brown bread lies here.") {
+			t.Fatal("the bread left in the vault is gone once the vault is hosted again")
+		}
 	})
 }

@@ -138,6 +138,9 @@ type World struct {
 	cancel       context.CancelFunc // immutable after New
 	saverStop    chan struct{}
 	saverDone    <-chan struct{}
+	// saving is set once Start has run the saver (saverDone is set
+	// then): a fence queued after it is answered.
+	saving atomic.Bool
 }
 
 // New builds the world for a content set over an open store. It starts
@@ -213,6 +216,7 @@ func New(set *content.Set, db *store.DB, cfg Config, zcfg zone.Config, log *slog
 func (w *World) Start() {
 	w.saverStop = make(chan struct{})
 	w.saverDone, _ = w.gr.start(context.Background(), func(context.Context) { w.saver.run(w.saverStop) }, "world", "saver")
+	w.saving.Store(true)
 	w.gr.start(w.ctx, w.keepLeases, "world", "leases")
 	if w.cfg.BackupEvery > 0 {
 		w.gr.start(w.ctx, w.scheduleBackups, "world", "backups")
