@@ -330,3 +330,40 @@ func TestAdmin_FreezeLogForceSave(t *testing.T) {
 	ada.DoExpect("force save", "Every character is saved")
 	waitLog(t, logs, "event=8114", "event=8115", "event=8116", "event=8117", "event=8118")
 }
+
+// A ban by name reaches a login already past the name: a player banned at
+// the password prompt, or while making a new character, does not get in.
+func TestAdmin_BanReachesALoginInProgress(t *testing.T) {
+	srv, _ := startLogged(t, adminConfig(t, "Ada"))
+	bob := servertest.Dial(t, srv.TelnetAddr())
+	bob.Create("Bob", "secret-bob")
+	bob.Quit()
+	ada := servertest.Dial(t, srv.TelnetAddr())
+	ada.Create("Ada", "secret-ada")
+
+	bob = servertest.Dial(t, srv.TelnetAddr())
+	bob.Expect("name")
+	bob.Send("Bob")
+	bob.Expect("password")
+	ada.DoExpect("ban bob cheating", "Banned Bob for ever")
+	bob.Send("secret-bob")
+	bob.Expect("Bob is banned from this world (cheating).")
+	if !bob.WaitClosed(servertest.ExpectTimeout) {
+		t.Fatal("a login banned at its password prompt stayed open")
+	}
+
+	cleo := servertest.Dial(t, srv.TelnetAddr())
+	cleo.Expect("name")
+	cleo.Send("Cleo")
+	cleo.Expect("(y/n)")
+	ada.DoExpect("ban cleo", "Banned Cleo for ever")
+	cleo.Send("y")
+	cleo.Expect("password")
+	cleo.Send("secret-cleo")
+	cleo.Expect("again")
+	cleo.Send("secret-cleo")
+	cleo.Expect("Cleo is banned from this world.")
+	if !cleo.WaitClosed(servertest.ExpectTimeout) {
+		t.Fatal("a new character banned while it was made stayed open")
+	}
+}

@@ -42,7 +42,17 @@ func (s *Session) serve(pre *preAuth) *world.Route {
 	if err != nil {
 		return nil
 	}
+	// A ban made while the player answered the questions after the name
+	// (the password, the new character's) was not there at the check of
+	// the name, and the ban's kick found no session by that name. Named
+	// first and checked after, the login meets the ban one way or the
+	// other: this check sees it, or the kick sees the name.
 	s.name.Store(&name)
+	if why := s.g.w.Banned(addrOf(s.remote), name); why != "" {
+		s.g.log.Info("gate: a banned login was refused", logev.ID(2301), logev.Player(name), logev.Session(s.id), logev.Remote(s.c.remote()))
+		s.Close(why)
+		return nil
+	}
 	s.g.met.logins.WithLabelValues(s.front).Inc()
 	s.g.log.Info("gate: a player logged in", logev.ID(2108), logev.Player(name), logev.Session(s.id), logev.Remote(s.c.remote()), "front", s.front)
 	route, err := s.g.w.Enter(name, s)
