@@ -236,6 +236,14 @@ func (w *World) apply(ctx context.Context, snap *zone.Snapshot, rep *zone.Reload
 			rep.Changes = append(rep.Changes, fmt.Sprintf("%s: could not be hosted: %v", id, err))
 		}
 	}
+	// Every login without a placement, and every player of a zone taken
+	// out, goes to the start room: a version whose start room runs
+	// nowhere is refused whole. The zones hosted above for it are not in
+	// the running content, and unhostRetired takes them out again.
+	if start := snap.Set.Rooms[snap.Set.Game.StartRoom].Zone; w.Zone(start) == nil {
+		rep.Problems = content.Problems{{Msg: fmt.Sprintf("the start room %s is in zone %s, which could not be hosted; the running content is kept", snap.Set.Game.StartRoom, start)}}
+		return
+	}
 	// The zones to wait for are known before the swap, so none can
 	// reconcile before the world listens for it. A zone hosted above was
 	// built from snap and has nothing to catch up.
