@@ -9,6 +9,9 @@ var (
 	ErrFull          = errors.New("world: full")
 	ErrNoAccount     = errors.New("world: no such account")
 	ErrAccountExists = errors.New("world: account name taken")
+	// ErrTakenOver: a later login for the character took it while this
+	// one loaded it; this session has been closed.
+	ErrTakenOver = errors.New("world: another login took the character")
 )
 
 // Errors of hosting and of the directory.

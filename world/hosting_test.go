@@ -456,6 +456,45 @@ func (d *heldDisk) Commit(batches []*store.Batch) ([]error, error) {
 	return d.db.Commit(batches)
 }
 
+// heldDiskWorld starts a world over a held disk (not held yet), with
+// characters stored before it starts, and shuts it down at the test's end.
+func heldDiskWorld(t *testing.T, set *content.Set, chars ...*store.Character) (*World, *heldDisk) {
+	t.Helper()
+	db, err := store.Open(filepath.Join(t.TempDir(), "w.db"), store.DefaultConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(chars) > 0 {
+		if res, err := db.Commit([]*store.Batch{{Zone: "setup", Chars: chars}}); err != nil || res[0] != nil {
+			t.Fatalf("store the characters: %v %v", err, res)
+		}
+	}
+	w, err := New(set, db, DefaultConfig(), zone.DefaultConfig(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	disk := &heldDisk{db: db, gate: make(chan struct{})}
+	w.saver.disk = disk
+	w.Start()
+	t.Cleanup(func() {
+		disk.release()
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		if err := w.Shutdown(ctx); err != nil {
+			t.Errorf("shutdown: %v", err)
+		}
+		db.Close()
+	})
+	return w, disk
+}
+
+// release lets held commits go, and every later one through.
+func (d *heldDisk) release() {
+	if d.held.CompareAndSwap(true, false) {
+		close(d.gate)
+	}
+}
+
 // vaultSet is the starter world plus "vault", a zone of one storage room
 // that is not the start zone, so it can be unhosted.
 func vaultSet(tb testing.TB) *content.Set {
@@ -485,30 +524,9 @@ flags = ["storage", "indoors"]
 // it been picked up, lying there a second time).
 func TestHost_AgainReadsWhatItsLastHostingSaved(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		db, err := store.Open(filepath.Join(t.TempDir(), "w.db"), store.DefaultConfig())
-		if err != nil {
-			t.Fatal(err)
-		}
 		keeper := &store.Character{Name: "Keeper", Epoch: 1, Level: 3, Place: store.Placement{Zone: "vault", Room: "vault:room:hall"},
 			Items: []store.Item{{ID: 900, Proto: "emberfall:item:bread"}}}
-		if res, err := db.Commit([]*store.Batch{{Zone: "setup", Chars: []*store.Character{keeper}}}); err != nil || res[0] != nil {
-			t.Fatalf("store the keeper: %v %v", err, res)
-		}
-		w, err := New(vaultSet(t), db, DefaultConfig(), zone.DefaultConfig(), nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		disk := &heldDisk{db: db, gate: make(chan struct{})}
-		w.saver.disk = disk
-		w.Start()
-		t.Cleanup(func() {
-			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-			defer cancel()
-			if err := w.Shutdown(ctx); err != nil {
-				t.Errorf("shutdown: %v", err)
-			}
-			db.Close()
-		})
+		w, disk := heldDiskWorld(t, vaultSet(t), keeper)
 
 		p := playAs(t, w, "Keeper")
 		p.do("drop bread")
@@ -526,8 +544,7 @@ func TestHost_AgainReadsWhatItsLastHostingSaved(t *testing.T) {
 			hosted <- err
 		}()
 		synctest.Wait() // the hosting has read the room objects, or waits to
-		disk.held.Store(false)
-		close(disk.gate)
+		disk.release()
 		if err := <-hosted; err != nil {
 			t.Fatalf("host the vault again: %v", err)
 		}

@@ -1,7 +1,12 @@
 package world
 
 import (
+	"os"
 	"testing"
+	"testing/synctest"
+
+	"zonemud/world/content"
+	"zonemud/zone"
 )
 
 // enterRoute logs a character in on a null session and returns its route.
@@ -48,6 +53,59 @@ func TestRoute_FollowsTheCharacter(t *testing.T) {
 	if rt.Input(6, "look") {
 		t.Fatal("a route to a character that quit took a line")
 	}
+}
+
+// A second login that comes while the first still loads the character
+// takes it in; the first is closed, and when its connection then ends,
+// the character the second one plays is not left link-dead.
+func TestRoute_LoginWhileTheFirstLoads(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		set, err := content.Load(os.DirFS("../areas"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		w, disk := heldDiskWorld(t, set)
+		// A batch the saver is stuck writing: the first login's load
+		// waits behind it.
+		disk.held.Store(true)
+		w.saver.queue(&zone.SaveBatch{Zone: "held"})
+		first, second := &nullSession{id: 1}, &nullSession{id: 2}
+		type entered struct {
+			rt  *Route
+			err error
+		}
+		done := make(chan entered, 1)
+		go func() {
+			rt, err := w.Enter("Twice", first)
+			done <- entered{rt, err}
+		}()
+		synctest.Wait()
+		rt2, err := w.Enter("Twice", second)
+		if err != nil {
+			t.Fatal(err)
+		}
+		disk.release()
+		e := <-done
+		synctest.Wait()
+		if !first.Closed() {
+			t.Fatal("the first login was not closed")
+		}
+		if e.err == nil {
+			// The gate plays what Enter returns, and tells the route when
+			// that connection ends: the first one has been closed.
+			e.rt.Dropped()
+			synctest.Wait()
+		}
+		second.forget()
+		rt2.Input(1, "look")
+		synctest.Wait()
+		if !second.saw("Emberfall Square") {
+			t.Fatal("the second login no longer plays the character once the first one's connection ended")
+		}
+		if st := w.Where("Twice"); st == nil {
+			t.Fatal("the character left the world")
+		}
+	})
 }
 
 // BenchmarkRoute_Lookup is the lookup on the routing path, once per line a

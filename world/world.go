@@ -513,10 +513,16 @@ func (w *World) Enter(name string, s zone.Session) (*Route, error) {
 		}
 		return nil, err
 	}
+	// A later login for the character came while this one loaded it: the
+	// later one takes the character in, and holds the route its own Enter
+	// returned; this one is closed and gets none, for a route carries its
+	// session and would report this connection's end as the other's.
+	var took error
 	if r.pending != nil {
 		closeS, closeMsg = s, "Another login for this character took your place."
 		s = r.pending
 		r.pending = nil
+		took = ErrTakenOver
 	}
 	if w.stopping.Load() {
 		w.res.remove(sh, k, r)
@@ -530,6 +536,9 @@ func (w *World) Enter(name string, s zone.Session) (*Route, error) {
 		return nil, ErrStopping // its zone stopped: the world is shutting down
 	}
 	r.route(h)
+	if took != nil {
+		return nil, took
+	}
 	return &Route{sh: sh, r: r, name: name, s: s}, nil
 }
 

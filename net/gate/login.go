@@ -58,6 +58,8 @@ func (s *Session) serve(pre *preAuth) *world.Route {
 	route, err := s.g.w.Enter(name, s)
 	if err != nil {
 		switch {
+		case errors.Is(err, world.ErrTakenOver):
+			// Closed already, with the line that says why.
 		case errors.Is(err, world.ErrStopping):
 			s.Close("The world is shutting down. Please come back in a moment.")
 		case errors.Is(err, world.ErrFull):
