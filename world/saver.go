@@ -34,6 +34,9 @@ type saver struct {
 	// retryEvery is how often held records are retried when nothing else
 	// is being written.
 	retryEvery time.Duration
+	// stopped is closed when run has returned: nothing queued after that
+	// is done, so whoever waits on an answer stops waiting.
+	stopped chan struct{}
 }
 
 // committer writes a group of batches in one transaction: *store.DB.
@@ -72,7 +75,7 @@ type loadResult struct {
 
 func newSaver(db *store.DB, log *slog.Logger) *saver {
 	return &saver{db: db, disk: db, log: log, q: queue.New(queue.Options[saverOp]{KeepCap: 1024}),
-		held: map[string]*heldRecord{}, retryEvery: 5 * time.Second}
+		held: map[string]*heldRecord{}, retryEvery: 5 * time.Second, stopped: make(chan struct{})}
 }
 
 // push queues op. It never blocks: the saver's queue has no limit and is
@@ -82,12 +85,23 @@ func (s *saver) push(op saverOp) { _ = s.q.Push(op) }
 // queue takes a batch. It never blocks.
 func (s *saver) queue(b *zone.SaveBatch) { s.push(saverOp{batch: b}) }
 
-// load reads a character after every save queued before it.
+// load reads a character after every save queued before it. A load
+// queued once the saver has stopped (a login that passed the world's stop
+// check just before the shutdown) gets ErrStopping.
 func (s *saver) load(name string) (*store.Character, error) {
 	r := &loadReq{name: name, reply: make(chan loadResult, 1)}
 	s.push(saverOp{load: r})
-	res := <-r.reply
-	return res.c, res.err
+	select {
+	case res := <-r.reply:
+		return res.c, res.err
+	case <-s.stopped:
+		select {
+		case res := <-r.reply:
+			return res.c, res.err
+		default:
+			return nil, ErrStopping
+		}
+	}
 }
 
 // release drops any held record of name, after saves queued before it.
@@ -100,16 +114,21 @@ func (s *saver) fence(zoneID string, gen uint64, op store.FenceOp, done func(err
 	s.push(saverOp{fence: &store.Batch{Zone: zoneID, Gen: gen, Fence: op}, fenced: done})
 }
 
-// flush waits until everything queued so far is written.
+// flush waits until everything queued so far is written, or the saver
+// has stopped.
 func (s *saver) flush() {
 	done := make(chan struct{})
 	s.push(saverOp{flush: done})
-	<-done
+	select {
+	case <-done:
+	case <-s.stopped:
+	}
 }
 
 // run is the saver loop. It returns when stop is closed and the queue is
 // empty.
 func (s *saver) run(stop <-chan struct{}) {
+	defer close(s.stopped)
 	for {
 		var retry <-chan time.Time
 		if len(s.held) > 0 {

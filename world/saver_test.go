@@ -219,3 +219,37 @@ func TestSaver_LeaverOnAFailingDiskIsNotLost(t *testing.T) {
 	// (Hella took the inn's only lantern, so Holt's hands are empty.)
 	waitFor(t, func() bool { return stored("Holt", "emberfall:room:inn", "") })
 }
+
+// A login that passed the world's stop check just before the shutdown
+// asks the saver for its character after the saver has stopped: it is
+// refused, not left waiting for ever (its session goroutine would outlive
+// the server's shutdown).
+func TestSaver_LoadAfterTheSaverStoppedIsRefused(t *testing.T) {
+	w := testWorld(t)
+	w.Start()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := w.Shutdown(ctx); err != nil {
+		t.Fatal(err)
+	}
+	loaded := make(chan error, 1)
+	go func() {
+		_, err := w.loadRecord("Late")
+		loaded <- err
+	}()
+	select {
+	case err := <-loaded:
+		if !errors.Is(err, ErrStopping) {
+			t.Fatalf("a load after the saver stopped: %v, want ErrStopping", err)
+		}
+	case <-time.After(30 * time.Second): // a bound on a hang, not a measure
+		t.Fatal("a load asked after the saver stopped never returned")
+	}
+	flushed := make(chan struct{})
+	go func() { w.Flush(); close(flushed) }()
+	select {
+	case <-flushed:
+	case <-time.After(30 * time.Second):
+		t.Fatal("a flush asked after the saver stopped never returned")
+	}
+}

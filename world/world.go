@@ -549,6 +549,8 @@ func (w *World) loadRecord(name string) (*zone.CharRecord, error) {
 	switch {
 	case errors.Is(err, store.ErrNotFound):
 		return &zone.CharRecord{Name: name, Created: time.Now().Unix(), Level: 1}, nil
+	case errors.Is(err, ErrStopping):
+		return nil, err
 	case err != nil:
 		w.log.Error("world: a character record cannot be read; the login is refused", logev.ID(4104), logev.Player(name), "err", err)
 		return nil, fmt.Errorf("%w: %v", ErrBadRecord, err)
