@@ -70,12 +70,18 @@ func banLine(what string, b store.Ban) string {
 // (address/bits), or a character name.
 func parseBanTarget(s string) (kind, target, why string) {
 	if p, err := netip.ParsePrefix(s); err == nil {
-		p = p.Masked()
-		if p.Addr().Unmap().Is4() && p.Bits() < 8 || !p.Addr().Unmap().Is4() && p.Bits() < 16 {
-			return "", "", "That block is too wide to ban; name a /8 or narrower (IPv6: /16)."
-		}
+		// A mapped block (::ffff:a.b.c.d/n) is the IPv4 block of n-96
+		// bits: unmap it before judging its width, or ::ffff:0.0.0.0/96
+		// would ban every IPv4 address.
 		if p.Addr().Is4In6() {
+			if p.Bits() < 96 {
+				return "", "", "That block is too wide to ban; name a /8 or narrower (IPv6: /16)."
+			}
 			p = netip.PrefixFrom(p.Addr().Unmap(), p.Bits()-96)
+		}
+		p = p.Masked()
+		if p.Addr().Is4() && p.Bits() < 8 || p.Addr().Is6() && p.Bits() < 16 {
+			return "", "", "That block is too wide to ban; name a /8 or narrower (IPv6: /16)."
 		}
 		return store.BanAddress, p.String(), ""
 	}

@@ -47,9 +47,50 @@ func TestBans_HoldUntilTheyExpire(t *testing.T) {
 	if why := w.Banned(netip.MustParseAddr("203.0.113.5"), ""); !strings.Contains(why, "until") || !strings.Contains(why, "(bots)") {
 		t.Errorf("the line a banned address is told: %q, want its expiry and reason", why)
 	}
-	for _, bad := range []string{"0.0.0.0/0", "10.0.0.0/7", "::/8", "a b", "x", "$%^"} {
+	// A mapped block is judged by the IPv4 block it stands for.
+	for _, bad := range []string{"0.0.0.0/0", "10.0.0.0/7", "::/8", "::ffff:0.0.0.0/96", "::ffff:1.2.3.4/100", "::ffff:0:0/80", "a b", "x", "$%^"} {
 		if _, _, why := parseBanTarget(bad); why == "" {
 			t.Errorf("ban target %q accepted", bad)
 		}
 	}
+}
+
+// FuzzParseBanTarget feeds the ban command's target parser what an admin
+// might type. Whatever it accepts is a name of letters, or an address block
+// in its canonical form that is no wider than the parser allows (an IPv4
+// block /8 or narrower, an IPv6 one /16), so that a ban read back from the
+// store means what was typed.
+func FuzzParseBanTarget(f *testing.F) {
+	for _, s := range []string{"203.0.113.7", "203.0.113.0/24", "2001:db8::/32", "::ffff:203.0.113.9",
+		"::ffff:1.2.3.4/100", "::ffff:0.0.0.0/96", "10.0.0.0/7", "bob", "Bob", "a b", "fe80::1%eth0", ""} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		kind, target, why := parseBanTarget(s)
+		if why != "" {
+			if kind != "" || target != "" {
+				t.Fatalf("%q refused (%s) but still gave %s %q", s, why, kind, target)
+			}
+			return
+		}
+		switch kind {
+		case store.BanName:
+			if len(target) < 2 || len(target) > 20 || strings.Trim(target, "abcdefghijklmnopqrstuvwxyz") != "" {
+				t.Fatalf("%q banned as the name %q", s, target)
+			}
+		case store.BanAddress:
+			p, err := netip.ParsePrefix(target)
+			if err != nil || p.String() != target || p != p.Masked() {
+				t.Fatalf("%q banned as %q, which is not a canonical block (%v)", s, target, err)
+			}
+			if p.Addr().Is4In6() || p.Addr().Zone() != "" {
+				t.Fatalf("%q banned as %q: a mapped or zoned address never matches a connection", s, target)
+			}
+			if p.Addr().Is4() && p.Bits() < 8 || p.Addr().Is6() && p.Bits() < 16 {
+				t.Fatalf("%q banned as %q, wider than the parser allows", s, target)
+			}
+		default:
+			t.Fatalf("%q: kind %q", s, kind)
+		}
+	})
 }
