@@ -383,6 +383,12 @@ func TestOpen_DamagedRecordsRefused(t *testing.T) {
 		{"legacy record in schema 2", `placement "player020": not in a checksummed form`, func(tx *bolt.Tx) error {
 			return tx.Bucket(bucketPlacements).Put([]byte("player020"), []byte(`{"zone":"emberfall"}`))
 		}},
+		{"empty character", `character "player030": store: record is damaged: an empty record`, func(tx *bolt.Tx) error {
+			return tx.Bucket(bucketCharacters).Put([]byte("player030"), []byte{})
+		}},
+		{"empty account", `account "player040": store: record is damaged: an empty record`, func(tx *bolt.Tx) error {
+			return tx.Bucket(bucketAccounts).Put([]byte("player040"), []byte{})
+		}},
 		{"boot counter behind", "the boot counter is 0", func(tx *bolt.Tx) error {
 			return tx.Bucket(bucketMeta).Put(keyBoots, u64c(0))
 		}},

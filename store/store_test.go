@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -374,5 +375,67 @@ func FuzzDecodeCharacter(f *testing.F) {
 			t.Fatalf("decode error not ErrCorrupt: %v", err)
 		}
 		_ = storedEpoch(b)
+	})
+}
+
+// FuzzDecodeRecord feeds every reader of stored bytes the same input: the
+// record of each kind (accounts, bans, leases, placements, room objects),
+// the numbers in the meta bucket, the epoch the fence reads, and the
+// census's own decoders. Each refuses what it cannot read with ErrCorrupt
+// or a plain refusal, never a panic; the census, which decodes characters
+// into a record it reuses, reads a character exactly as the store does,
+// whatever record it read before.
+func FuzzDecodeRecord(f *testing.F) {
+	nested := char("Aria", 7, "town", "r", 1, 2)
+	nested.Items[0].Contents = []Item{{ID: 3, Proto: "z:item:coin", Contents: []Item{{ID: 4, Proto: "z:item:gem"}}}}
+	good, _ := encodeChar(nested)
+	plain, _ := encodeChar(char("Bob", 2, "town", "r"))
+	acct, _ := encode(&Account{Name: "Aria", Hash: "h"})
+	ban, _ := encode(Ban{Kind: BanAddress, Target: "203.0.113.0/24"})
+	lease, _ := encode(Lease{Gen: 3})
+	objs, _ := encode([]Item{{ID: 5, Proto: "z:item:chest", Contents: []Item{{ID: 6}}}})
+	for _, seed := range [][2][]byte{
+		{good, plain}, {plain, good}, {acct, ban}, {lease, objs}, {u64c(42), {}},
+		{{1, '{', '}'}, {2, 0, 0, 0, 0, 0, 0, 0, 9, '{', '}'}},
+		{append([]byte{1}, `{"name":"a","items":[{"id":1,"contents":[{"id":2}]}]}`...), append([]byte{1}, `{"name":"b","items":[{"id":3}]}`...)},
+	} {
+		f.Add(seed[0], seed[1])
+	}
+	corrupt := func(t *testing.T, what string, err error) {
+		if err != nil && !errors.Is(err, ErrCorrupt) {
+			t.Fatalf("%s: %v, want ErrCorrupt", what, err)
+		}
+	}
+	f.Fuzz(func(t *testing.T, first, b []byte) {
+		var a Account
+		corrupt(t, "account", decode(b, &a))
+		var bn Ban
+		corrupt(t, "ban", decode(b, &bn))
+		var l Lease
+		corrupt(t, "lease", decode(b, &l))
+		var p Placement
+		corrupt(t, "placement", decode(b, &p))
+		var items []Item
+		corrupt(t, "room objects", decode(b, &items))
+		_, err := metaU64(b)
+		corrupt(t, "meta number", err)
+		_ = storedEpoch(b)
+		for _, strict := range []bool{false, true} {
+			_, _ = recordAs[[]censusItem](strict)()(b)
+			dec := charDecoder(strict)()
+			_, _ = dec(first)
+			got, err := dec(b)
+			var c Character
+			if decodeChar(b, &c) != nil || strict && !checkedRecord(b) {
+				continue
+			}
+			if err != nil {
+				t.Fatalf("strict %v: the census refused a character the store reads: %v", strict, err)
+			}
+			if got.name != c.Name || got.epoch != c.Epoch || !slices.Equal(got.ids, c.ItemIDs()) {
+				t.Fatalf("strict %v: after %q the census read %+v; the store reads %s epoch %d ids %v",
+					strict, first, got, c.Name, c.Epoch, c.ItemIDs())
+			}
+		}
 	})
 }
