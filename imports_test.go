@@ -29,7 +29,7 @@ var wiring = []string{"", "internal/config", "internal/server", "internal/server
 // utilities are stdlib-level packages: they import nothing of the project
 // (mayImport says so, and the test holds it), and any package may import
 // them.
-var utilities = []string{"internal/queue", "internal/logev"}
+var utilities = []string{"internal/queue", "internal/logev", "internal/typo"}
 
 // mayImport lists, for every other package, the project packages its
 // files may import besides the utilities. A package missing from this
@@ -39,6 +39,7 @@ var mayImport = map[string][]string{
 	"internal/genworld":     {},
 	"internal/queue":        {},
 	"internal/logev":        {},
+	"internal/typo":         {},
 	"net/telnet":            {},
 	"net/telnet/telnettest": {"net/telnet"},
 	"net/gate":              {"world", "net/telnet"},

@@ -8,6 +8,8 @@ import (
 
 	lua "github.com/yuin/gopher-lua"
 	"github.com/yuin/gopher-lua/ast"
+
+	"zonemud/internal/typo"
 )
 
 // Triggers are the functions a script defines for the zone to call.
@@ -360,45 +362,16 @@ func didYouMean(guess, prefix string) string {
 }
 
 // closest returns the candidate nearest s by edit distance, if it is near
-// enough to be a likely typo, else "".
+// enough to be a likely typo (two edits, and one for a word under six
+// letters), else "". Candidates in parentheses are descriptions, not names.
 func closest(s string, candidates []string) string {
-	best, bestD := "", 3
+	names := make([]string, 0, len(candidates))
 	for _, c := range candidates {
-		if c == s || strings.HasPrefix(c, "(") {
-			continue
-		}
-		if d := editDistance(s, c); (d < bestD || d == bestD && c < best) && d <= max(1, len(s)/3) {
-			best, bestD = c, d
+		if !strings.HasPrefix(c, "(") {
+			names = append(names, c)
 		}
 	}
-	return best
-}
-
-// editDistance is the number of single-byte insertions, deletions,
-// substitutions and swaps of neighbours that turn a into b (the optimal
-// string alignment distance): "sned" is one from "send".
-func editDistance(a, b string) int {
-	d := make([][]int, len(a)+1)
-	for i := range d {
-		d[i] = make([]int, len(b)+1)
-		d[i][0] = i
-	}
-	for j := range d[0] {
-		d[0][j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			d[i][j] = min(d[i-1][j]+1, d[i][j-1]+1, d[i-1][j-1]+cost)
-			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
-				d[i][j] = min(d[i][j], d[i-2][j-2]+1)
-			}
-		}
-	}
-	return d[len(a)][len(b)]
+	return typo.Closest(s, names, min(2, max(1, len(s)/3)))
 }
 
 func keys(m map[string]bool) []string {

@@ -2,11 +2,14 @@ package zone
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
 	"time"
 
+	"zonemud/internal/typo"
 	"zonemud/script"
 	"zonemud/world/content"
 )
@@ -464,46 +467,10 @@ func listSuffix(list []string) string {
 
 // suggestRef names the closest ref for a typo.
 func suggestRef[V any](ref string, m map[string]V) string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
+	if best := typo.Closest(ref, slices.Sorted(maps.Keys(m)), 3); best != "" {
+		return " (did you mean " + best + "?)"
 	}
-	sort.Strings(keys)
-	best, bestD := "", 4
-	for _, k := range keys {
-		if d := levenshtein(ref, k, bestD); d < bestD {
-			best, bestD = k, d
-		}
-	}
-	if best == "" {
-		return ""
-	}
-	return " (did you mean " + best + "?)"
-}
-
-// levenshtein is the edit distance of a and b, or at least limit once it
-// is sure to be.
-func levenshtein(a, b string, limit int) int {
-	if d := len(a) - len(b); d >= limit || -d >= limit {
-		return limit
-	}
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			c := 1
-			if a[i-1] == b[j-1] {
-				c = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+c)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
+	return ""
 }
 
 // cmdWhere finds a player, or mobs by keyword.

@@ -16,6 +16,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/BurntSushi/toml"
+
+	"zonemud/internal/typo"
 )
 
 // Reserved file names in the areas root. Every other *.toml there is a zone.
@@ -924,39 +926,10 @@ func quoteKey(k string) string {
 
 // suggest names the closest known ref, for a builder's typo.
 func suggest(got string, known []string) string {
-	best, bestD := "", 4
-	for _, k := range known {
-		if d := editDistance(got, k); d < bestD {
-			best, bestD = k, d
-		}
+	if best := typo.Closest(got, known, 3); best != "" {
+		return fmt.Sprintf(" (did you mean %s?)", best)
 	}
-	if best == "" {
-		return ""
-	}
-	return fmt.Sprintf(" (did you mean %s?)", best)
-}
-
-func editDistance(a, b string) int {
-	if len(a) > 100 || len(b) > 100 {
-		return 100
-	}
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			c := 1
-			if a[i-1] == b[j-1] {
-				c = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+c)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
+	return ""
 }
 
 // findLine finds the line where key's field starts in file, so a script
