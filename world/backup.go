@@ -62,18 +62,11 @@ func (w *World) writeBackup(ctx context.Context, prefix string) (string, int64, 
 
 // scheduleBackups writes a backup every BackupEvery until ctx is done.
 func (w *World) scheduleBackups(ctx context.Context) {
-	t := time.NewTicker(w.cfg.BackupEvery)
-	defer t.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-		}
+	every(ctx, w.cfg.BackupEvery, func(ctx context.Context) {
 		if _, err := w.autoBackup(ctx); err != nil && ctx.Err() == nil {
 			w.log.Error("world: a scheduled backup failed; the next is tried on time", logev.ID(4602), "err", err)
 		}
-	}
+	})
 }
 
 // backupStamp is the time in a backup's name: names sort by it.

@@ -5,6 +5,7 @@ import (
 	"runtime/pprof"
 	"sync"
 	"sync/atomic"
+	"time"
 )
 
 // goroutines starts every goroutine the world runs, in the manner of nats'
@@ -58,5 +59,21 @@ func waitGroup(ctx context.Context, wg *sync.WaitGroup) error {
 		return nil
 	case <-ctx.Done():
 		return ctx.Err()
+	}
+}
+
+// every calls f each period until ctx is done: the loop of the world's
+// keepers (the lease keeper, the reaper, the backup scheduler), run on a
+// goroutine started through start.
+func every(ctx context.Context, period time.Duration, f func(ctx context.Context)) {
+	t := time.NewTicker(period)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+			f(ctx)
+		}
 	}
 }

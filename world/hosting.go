@@ -272,18 +272,7 @@ func (w *World) LeasesLost() uint64 { return w.leasesLost.Load() }
 // every third of the lease TTL, until ctx is done: a zone that stops
 // answering (wedged in a handler) lets its lease lapse after two missed
 // renewals, and is reported.
-func (w *World) keepLeases(ctx context.Context) {
-	t := time.NewTicker(w.leaseTTL / 3)
-	defer t.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-			w.renewLeases(ctx)
-		}
-	}
-}
+func (w *World) keepLeases(ctx context.Context) { every(ctx, w.leaseTTL/3, w.renewLeases) }
 
 // renewLeases is one pass of the lease keeper.
 func (w *World) renewLeases(ctx context.Context) {

@@ -515,16 +515,7 @@ func (w *World) hostCopy(ctx context.Context, template string) (*zone.Zone, erro
 
 // runReaper sweeps the copies every SweepEvery until ctx is done.
 func (w *World) runReaper(ctx context.Context) {
-	t := time.NewTicker(w.inst.cfg.SweepEvery)
-	defer t.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-			w.SweepInstances(ctx)
-		}
-	}
+	every(ctx, w.inst.cfg.SweepEvery, func(ctx context.Context) { w.SweepInstances(ctx) })
 }
 
 // SweepInstances is one sweep of the reaper, which runs one every 15
