@@ -37,6 +37,16 @@ func HelpProblems(set *content.Set) []string {
 	for _, c := range commands {
 		check(fmt.Sprintf("command %s: usage", c.name), c.usage, true)
 	}
+	// help lists a topic by its first keyword, and help <word> answers
+	// with a command of that name before any topic: a topic listed under
+	// a command's name could never be read by it.
+	for _, h := range set.Help {
+		for _, c := range commands {
+			if c.name == h.Keywords[0] {
+				out = append(out, fmt.Sprintf("help.toml: topic %q is listed as %s, but help %s shows the command; list it under another of its keywords first", h.Title, c.name, c.name))
+			}
+		}
+	}
 	return out
 }
 

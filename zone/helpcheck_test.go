@@ -30,7 +30,8 @@ func TestHelp_ShowsOnlyRealCommands(t *testing.T) {
 }
 
 // The check finds what it is for: a command the table lacks, in an
-// example block or in quotes, and a help topic that does not exist.
+// example block or in quotes, a help topic that does not exist, and a
+// topic listed under a command's name.
 func TestHelp_CheckCatchesMissingCommands(t *testing.T) {
 	set := starterSet(t)
 	set.Help = append(set.Help, &content.Help{Keywords: []string{"probe"}, Title: "Probe", Text: `Try these:
@@ -39,9 +40,9 @@ func TestHelp_CheckCatchesMissingCommands(t *testing.T) {
   dance wildly      dance
 
 Or type "juggle balls", then read "help nowhere". Prose that names "Aria"
-is not a command.`})
+is not a command.`}, &content.Help{Keywords: []string{"wear", "clothes"}, Title: "Shadowed", Text: "What to wear."})
 	got := strings.Join(zone.HelpProblems(set), "\n")
-	for _, want := range []string{`"dance wildly"`, `"juggle balls"`, `no help on nowhere`} {
+	for _, want := range []string{`"dance wildly"`, `"juggle balls"`, `no help on nowhere`, `"Shadowed" is listed as wear`} {
 		if !strings.Contains(got, want) {
 			t.Errorf("the check missed %s; it said:\n%s", want, got)
 		}
