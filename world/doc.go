@@ -90,9 +90,11 @@
 // Every goroutine the world starts goes through one tracker (goroutines.go),
 // labelled for profiles (a zone's with its id and template) and waited for
 // at shutdown: one per hosted zone (zone.Run), the saver, the lease keeper,
-// the reload worker and the areas watcher, two instance mint workers, the
+// the reload worker and the areas watcher, the backup scheduler, an
+// admin's shutdown or reboot countdown, two instance mint workers, the
 // instance reaper and its teardowns (at most 8 at once), the
-// template-in-use claim keeper, and a worker per backup or SSH key change.
+// template-in-use claim keeper, and a worker per admin request that
+// touches the store (a backup, an SSH key, a role, a ban, a stat).
 // Session goroutines call in through Enter, the Route and the account methods; those may block on the
 // store, never on a zone (a route's post may wait for room in a zone's
 // inbox, bounded by the zone being alive). Zone goroutines call the
