@@ -403,11 +403,10 @@ func (z *Zone) cmdWho(c *Char, args string) {
 func (z *Zone) cmdHelp(c *Char, args string) {
 	word := strings.ToLower(strings.TrimSpace(args))
 	r := c.role()
-	admin := r == roleAdmin
 	if word == "" {
 		var topics []string
 		for _, h := range z.set.Help {
-			if !h.Admin || admin {
+			if canRead(h, r) {
 				topics = append(topics, h.Keywords[0])
 			}
 		}
@@ -423,7 +422,7 @@ func (z *Zone) cmdHelp(c *Char, args string) {
 		}
 	}
 	for _, h := range z.set.Help {
-		if h.Admin && !admin {
+		if !canRead(h, r) {
 			continue
 		}
 		for _, k := range h.Keywords {
@@ -434,7 +433,7 @@ func (z *Zone) cmdHelp(c *Char, args string) {
 		}
 	}
 	for _, h := range z.set.Help {
-		if h.Admin && !admin {
+		if !canRead(h, r) {
 			continue
 		}
 		if matches(word, h.Keywords) {
@@ -447,6 +446,17 @@ func (z *Zone) cmdHelp(c *Char, args string) {
 		return
 	}
 	z.sendLine(c, "There is no help on that. Type help for a list of topics.")
+}
+
+// canRead reports whether a player of role r is shown the help topic h.
+func canRead(h *content.Help, r role) bool {
+	switch {
+	case h.Admin:
+		return r == roleAdmin
+	case h.Builder:
+		return r >= roleBuilder
+	}
+	return true
 }
 
 func (z *Zone) showHelp(c *Char, h *content.Help) {

@@ -32,7 +32,7 @@ func HelpProblems(set *content.Set) []string {
 		}
 	}
 	for _, h := range set.Help {
-		check(fmt.Sprintf("help.toml: topic %q", h.Keywords[0]), h.Text, h.Admin)
+		check(fmt.Sprintf("help.toml: topic %q", h.Keywords[0]), h.Text, h.Admin || h.Builder)
 	}
 	for _, c := range commands {
 		check(fmt.Sprintf("command %s: usage", c.name), c.usage, true)
@@ -116,7 +116,7 @@ func commandProblem(set *content.Set, phrase string, admin bool) string {
 	}
 	for _, h := range set.Help {
 		for _, k := range h.Keywords {
-			if k == topic && (admin || !h.Admin) {
+			if k == topic && (admin || canRead(h, rolePlayer)) {
 				return ""
 			}
 		}

@@ -3,6 +3,7 @@ package zone_test
 import (
 	"bytes"
 	"context"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -76,6 +77,27 @@ func TestRoles_CommandsAboveYourRoleSayHuh(t *testing.T) {
 	// The same commands exist for the admin.
 	if got := admin.Do("grant piet"); strings.Contains(got, "Huh?") {
 		t.Fatalf("grant to the admin: %q", got)
+	}
+	// Help topics go by level too: building is for builders (and admins),
+	// backups for admins alone; each is listed and read by whom it is for.
+	for _, tc := range []struct {
+		c                 *servertest.Client
+		role              string
+		building, backups bool
+	}{{player, "player", false, false}, {builder, "builder", true, false}, {admin, "admin", true, true}} {
+		list := tc.c.DoExpect("help", "commands lists every command.")
+		for _, topic := range []struct {
+			word, title string
+			shown       bool
+		}{{"building", "Building", tc.building}, {"backups", "Backups", tc.backups}} {
+			if listed := slices.Contains(strings.Fields(list), topic.word); listed != topic.shown {
+				t.Errorf("%s: help lists %s: %v, want %v", tc.role, topic.word, listed, topic.shown)
+			}
+			got := tc.c.Do("help " + topic.word)
+			if read := strings.HasPrefix(got, topic.title+"\r\n"); read != topic.shown {
+				t.Errorf("%s: help %s shows the topic: %v, want %v", tc.role, topic.word, read, topic.shown)
+			}
+		}
 	}
 }
 

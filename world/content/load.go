@@ -725,15 +725,15 @@ func (l *loader) validateHelp() {
 		}
 		l.text(HelpFile, key+".text", h.Text, maxTextBytes*4, true)
 		switch h.Level {
-		case "", "player", "admin":
+		case "", "player", "builder", "admin":
 		default:
-			l.problem(HelpFile, key+".level", "want player or admin, got %q", h.Level)
+			l.problem(HelpFile, key+".level", "want player, builder or admin, got %q", h.Level)
 		}
 		title := h.Title
 		if title == "" && len(kw) > 0 {
 			title = kw[0]
 		}
-		l.set.Help = append(l.set.Help, &Help{Keywords: kw, Title: title, Text: h.Text, Admin: h.Level == "admin"})
+		l.set.Help = append(l.set.Help, &Help{Keywords: kw, Title: title, Text: h.Text, Admin: h.Level == "admin", Builder: h.Level == "builder"})
 	}
 }
 

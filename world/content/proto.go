@@ -194,5 +194,6 @@ type Help struct {
 	Keywords []string
 	Title    string
 	Text     string
-	Admin    bool
+	Admin    bool // level = "admin": shown to admins only
+	Builder  bool // level = "builder": shown to builders and admins
 }
