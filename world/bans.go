@@ -22,7 +22,30 @@ func (w *World) loadBans() error {
 	if err != nil {
 		return fmt.Errorf("world: %w", err)
 	}
+	if testHookBansRead != nil {
+		testHookBansRead()
+	}
 	w.bans.Store(&list)
+	return nil
+}
+
+// testHookBansRead, when a test sets it, runs between reading the bans
+// and keeping them.
+var testHookBansRead func()
+
+// writeBans runs write (a ban written to or lifted from the store) and
+// reads the bans back, under bansMu, so the list kept in memory is never
+// an older read than the last write. An error is write's; a failed read
+// back is logged and the old list stays.
+func (w *World) writeBans(write func() error) error {
+	w.bansMu.Lock()
+	defer w.bansMu.Unlock()
+	if err := write(); err != nil {
+		return err
+	}
+	if err := w.loadBans(); err != nil {
+		w.log.Error("world: the bans could not be read back", logev.ID(4702), "err", err)
+	}
 	return nil
 }
 
@@ -137,12 +160,9 @@ func (a admin) Ban(by, target string, expires time.Time, reason string, done fun
 		if !expires.IsZero() {
 			b.Expires = expires.Unix()
 		}
-		if err := w.db.PutBan(b); err != nil {
+		if err := w.writeBans(func() error { return w.db.PutBan(b) }); err != nil {
 			w.log.Error("world: a ban could not be written", logev.ID(4701), "target", key, "err", err)
 			return "The ban could not be written right now; nothing changed."
-		}
-		if err := w.loadBans(); err != nil {
-			w.log.Error("world: the bans could not be read back", logev.ID(4702), "err", err)
 		}
 		closed := 0
 		if w.ops != nil {
@@ -164,7 +184,7 @@ func (a admin) Unban(by, target string, done func(string)) {
 		if why != "" {
 			return why
 		}
-		err := w.db.DeleteBan(store.Ban{Kind: kind, Target: key}.Key())
+		err := w.writeBans(func() error { return w.db.DeleteBan(store.Ban{Kind: kind, Target: key}.Key()) })
 		switch {
 		case err == nil:
 		case errors.Is(err, store.ErrNotFound):
@@ -172,9 +192,6 @@ func (a admin) Unban(by, target string, done func(string)) {
 		default:
 			w.log.Error("world: a ban could not be lifted", logev.ID(4703), "target", key, "err", err)
 			return "The ban could not be lifted right now."
-		}
-		if err := w.loadBans(); err != nil {
-			w.log.Error("world: the bans could not be read back", logev.ID(4702), "err", err)
 		}
 		w.log.Warn("world: admin lifted a ban", logev.ID(8111), "by", by, "kind", kind, "target", key)
 		return "The ban on " + key + " is lifted."

@@ -3,6 +3,7 @@ package world
 import (
 	"net/netip"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -93,4 +94,39 @@ func FuzzParseBanTarget(f *testing.F) {
 			t.Fatalf("%q: kind %q", s, kind)
 		}
 	})
+}
+
+// Two admins banning at once each see their ban hold: the list kept in
+// memory is never a read older than the last ban written. The first ban
+// is held between reading the list and keeping it while a second ban is
+// made; the second cannot be written until the first is kept (then the
+// hold waits out its bound, which only slows the test), and if it could,
+// the first would keep a list without it.
+func TestBans_AtOnceBothHold(t *testing.T) {
+	w := testWorld(t)
+	done := make(chan string, 2)
+	second := make(chan struct{})
+	var first atomic.Bool
+	testHookBansRead = func() {
+		if first.Swap(true) {
+			return
+		}
+		go w.Admin().Ban("Bea", "203.0.113.2", time.Time{}, "", func(s string) { done <- s; close(second) })
+		select {
+		case <-second:
+		case <-time.After(2 * time.Second):
+		}
+	}
+	t.Cleanup(func() { testHookBansRead = nil })
+	w.Admin().Ban("Ada", "203.0.113.1", time.Time{}, "", func(s string) { done <- s })
+	for range 2 {
+		if s := <-done; !strings.HasPrefix(s, "Banned") {
+			t.Fatalf("a ban answered %q", s)
+		}
+	}
+	for _, a := range []string{"203.0.113.1", "203.0.113.2"} {
+		if w.Banned(netip.MustParseAddr(a), "") == "" {
+			t.Errorf("%s is banned in the store but let in", a)
+		}
+	}
 }

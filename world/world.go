@@ -131,6 +131,9 @@ type World struct {
 	down  countdown                   // a shutdown counting down
 	snoop snoops                      // who watches whom
 	bans  atomic.Pointer[[]store.Ban] // replaced whole on each ban and unban
+	// bansMu is held from a ban's or unban's write to its read back, so
+	// two admins at once cannot leave the older read in bans. A leaf.
+	bansMu sync.Mutex
 
 	gr           goroutines         // every goroutine the world starts
 	zonesRunning sync.WaitGroup     // zone goroutines, for shutdown
