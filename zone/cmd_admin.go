@@ -425,6 +425,13 @@ func destTemplate(m adminMsg) string {
 func (z *Zone) handleStat(m statMsg) {
 	c := z.players[m.name]
 	if c == nil {
+		// Crossing a border: the index names the zone the player is bound
+		// for, and the ask follows them there, as admin acts do.
+		if nz := z.shard.Where(m.name); nz != nil && nz != z && m.hops < 4 {
+			m.hops++
+			nz.send(m)
+			return
+		}
 		m.reply(StatInfo{}, false)
 		return
 	}

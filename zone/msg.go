@@ -181,6 +181,7 @@ type reloadMsg struct{}
 type statMsg struct {
 	name  string
 	reply func(StatInfo, bool)
+	hops  int // times passed on, as adminMsg's
 }
 
 // snoopMsg starts (sess set) or ends (sess nil) by's watch of target's

@@ -83,6 +83,31 @@ func TestTransfer_InputDuringTheCrossingFollows(t *testing.T) {
 	})
 }
 
+// An admin's stat asked of the zone a player just left (the world read
+// the index before the crossing) follows the player and is answered by
+// the zone that holds them, not with "not in the world".
+func TestStat_FollowsAPlayerAcrossABorder(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		w := runningWorld(t)
+		s := newBenchSession()
+		rt, err := w.Enter("Strider", s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, dir := range []string{"east", "east", "east"} {
+			rt.Input(uint64(i+1), dir)
+			synctest.Wait()
+		}
+		var got zone.StatInfo
+		var held bool
+		w.Zone("emberfall").Stat("Strider", func(si zone.StatInfo, ok bool) { got, held = si, ok })
+		synctest.Wait()
+		if !held || got.Template != "ashridge" {
+			t.Fatalf("stat asked of the zone Strider left answered held %v, %+v; want the answer from Ash Ridge", held, got)
+		}
+	})
+}
+
 // A player crossing a border can be in the rosters of both zones for a
 // moment (each zone publishes its own); who lists them once, where the
 // residency index says they are, and counts them once.
