@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -26,11 +27,11 @@ type sshConn struct {
 	color  world.ColorLevel // immutable
 	closed atomic.Bool
 
-	deadline atomic.Int64 // unix nanos of the login timeout; 0 when off
-	writeBy  time.Time    // writer goroutine only: the write deadline; zero when off
-	watching atomic.Bool  // the watchdog goroutine runs
-	maxLine  int          // immutable
-	in       *eofWatch
+	dlMu    sync.Mutex
+	dlTimer *time.Timer // guarded by dlMu: closes the channel at the login deadline; nil until first armed
+	writeBy time.Time   // writer goroutine only: the write deadline; zero when off
+	maxLine int         // immutable
+	in      *eofWatch
 
 	pending   []byte // writer goroutine only: the burst's text
 	wire      uint64 // writer goroutine only: bytes written to the channel
@@ -138,32 +139,23 @@ func cleanSSHLine(s string) string {
 }
 
 // setReadDeadline arms the login timeout. An SSH channel has no read
-// deadline of its own, so a watchdog closes the channel when the deadline
-// passes; a zero time disarms it.
+// deadline of its own, so a timer closes the channel when the deadline
+// passes; a zero time disarms it. Nothing runs while it is disarmed, so
+// a player who has logged in costs no wake-ups.
 func (c *sshConn) setReadDeadline(d time.Time) error {
-	if d.IsZero() {
-		c.deadline.Store(0)
-		return nil
-	}
-	c.deadline.Store(d.UnixNano())
-	if !c.watching.Swap(true) {
-		go c.watch()
+	c.dlMu.Lock()
+	defer c.dlMu.Unlock()
+	switch {
+	case d.IsZero():
+		if c.dlTimer != nil {
+			c.dlTimer.Stop()
+		}
+	case c.dlTimer == nil:
+		c.dlTimer = time.AfterFunc(time.Until(d), func() { _ = c.close() })
+	default:
+		c.dlTimer.Reset(time.Until(d))
 	}
 	return nil
-}
-
-func (c *sshConn) watch() {
-	tick := time.NewTicker(250 * time.Millisecond)
-	defer tick.Stop()
-	for range tick.C {
-		if c.closed.Load() {
-			return
-		}
-		if d := c.deadline.Load(); d != 0 && time.Now().UnixNano() > d {
-			_ = c.close()
-			return
-		}
-	}
 }
 
 // setWriteDeadline sets when the writes of a burst must be done. An SSH

@@ -149,3 +149,32 @@ func TestSSH_LongUserNameIsCutInTheLog(t *testing.T) {
 		t.Fatal("the log holds 100 bytes or more of the user name")
 	}
 }
+
+// The login timeout holds over SSH: a new name that sits at a question
+// past it is cut off; a player who has logged in is never cut by
+// it, however long they then sit.
+func TestSSH_LoginTimeoutCutsOnlyTheLogin(t *testing.T) {
+	e := startWith(t, func(c *config.Config) { c.Gate.LoginTimeoutSecs = 1 })
+
+	slow := openTerm(t, e.mustDial("Dawdler", gossh.Password("x")), "xterm", 80, 24)
+	slow.answerNameQuestion()
+	slow.Expect("Choose a password")
+	// The channel is closed under the login (an SSH read has no
+	// deadline of its own), so there is no goodbye line to wait for.
+	if _, err := slow.wait("no such text", 30*time.Second); err == nil || !strings.Contains(err.Error(), "session closed") {
+		t.Fatalf("a login left at its question past the timeout was not cut: %v", err)
+	}
+
+	tm := openTerm(t, e.mustDial("Sitter", gossh.Password("x")), "xterm", 80, 24)
+	tm.answerNameQuestion()
+	tm.Expect("Choose a password")
+	tm.Send("sitter-password")
+	tm.Expect("again")
+	tm.Send("sitter-password")
+	tm.Expect("> ")
+	time.Sleep(3 * time.Second) // three login timeouts: the condition, not a wait for something
+	tm.Do("look", "Exits:")
+	if strings.Contains(tm.Output(), "took too long") {
+		t.Fatalf("a player who had logged in was told the login timed out:\n%s", tm.Output())
+	}
+}
