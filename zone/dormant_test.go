@@ -74,3 +74,42 @@ func TestZone_DormantZoneSleepsAndCatchesUp(t *testing.T) {
 		}
 	})
 }
+
+// An empty zone sleeps through its checkpoints and idle sweeps: with
+// nobody in it they have nothing to do, so they do not wake it, and an
+// idle zone (or a thousand idle instance copies) costs nothing until
+// something is really due. Its wandering mobs are made to stand still
+// (they are real work and do wake it); then over two minutes, twelve
+// checkpoint intervals, Ash Ridge may wake at most once (its ten-minute
+// reset could fall in the window).
+func TestZone_EmptyZoneSleepsThroughItsCheckpoints(t *testing.T) {
+	set, err := content.Load(os.DirFS(quietAreas(t)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	synctest.Test(t, func(t *testing.T) {
+		w := instWorldOf(t, set, world.InstanceConfig{})
+		ash := w.Zone("ashridge")
+		for start := time.Now(); !ash.Dormant(); time.Sleep(zone.PulseInterval) {
+			if time.Since(start) > time.Minute {
+				t.Fatal("the empty zone never went dormant")
+			}
+		}
+		// Look between the zone's pulses, never on one.
+		time.Sleep(zone.PulseInterval / 2)
+		wakes, asleep := 0, true
+		for range int(2 * time.Minute / zone.PulseInterval) {
+			time.Sleep(zone.PulseInterval)
+			synctest.Wait()
+			now := ash.Dormant()
+			if asleep && !now {
+				wakes++
+			}
+			asleep = now
+		}
+		if wakes > 1 {
+			t.Fatalf("the empty zone woke %d times in two minutes; its checkpoints (every %d s) and idle sweeps should not wake it",
+				wakes, zone.DefaultConfig().CheckpointSecs)
+		}
+	})
+}

@@ -11,6 +11,11 @@ type pulseTask struct {
 	period uint64 // 0 for a one-shot
 	fn     func()
 	dead   bool // cancelled, or a one-shot that has fired
+	// idle marks a periodic callback with nothing to do in an empty zone
+	// (a checkpoint, the idle sweep): it does not wake a dormant zone,
+	// and a waking zone moves it past the pulses it slept through
+	// instead of running it for each.
+	idle bool
 }
 
 // pulseHandle cancels a scheduled callback. The zero handle is inert.
@@ -22,6 +27,15 @@ func (h pulseHandle) cancel() {
 	if h.t != nil {
 		h.t.dead = true
 	}
+}
+
+// whileEmpty marks the callback idle (pulseTask.idle) and returns the
+// handle.
+func (h pulseHandle) whileEmpty() pulseHandle {
+	if h.t != nil {
+		h.t.idle = true
+	}
+	return h
 }
 
 // active reports whether the callback may still fire.
@@ -119,6 +133,29 @@ func (p *pulses) nextDue() (uint64, bool) {
 		}
 	}
 	return next, found
+}
+
+// nextWake reports the earliest pulse at which a callback that is not
+// idle fires: the pulse a dormant zone must wake for.
+func (p *pulses) nextWake() (uint64, bool) {
+	var next uint64
+	found := false
+	for _, t := range p.tasks {
+		if !t.dead && !t.idle && (!found || t.due < next) {
+			next, found = t.due, true
+		}
+	}
+	return next, found
+}
+
+// skipIdle moves every idle periodic callback due at or before target to
+// its first pulse after target, keeping its phase, without running it.
+func (p *pulses) skipIdle(target uint64) {
+	for _, t := range p.tasks {
+		if t.idle && !t.dead && t.period > 0 && t.due <= target {
+			t.due += ((target-t.due)/t.period + 1) * t.period
+		}
+	}
 }
 
 // catchUp advances the clock to target as if every pulse in between had

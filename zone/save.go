@@ -25,7 +25,9 @@ import (
 //   - Checkpoints fall every checkpoint interval, at a phase drawn at random
 //     when the zone starts, so a character's first save lands at a random
 //     point within one interval of its arrival and zones do not all save at
-//     once.
+//     once. A checkpoint does not wake a dormant zone: an empty zone has no
+//     character to save, and it queues its changed rooms as it falls
+//     asleep.
 //   - Each record carries the arrival it belongs to; the answer only marks
 //     a character clean if it is still on that same arrival, so a save from
 //     an earlier stay never marks this one clean.
@@ -40,10 +42,8 @@ func (z *Zone) startCheckpoints() {
 		interval = 1
 	}
 	phase := 1 + uint64(z.rng.Int64N(int64(interval)))
-	z.pulses.after(phase, func() {
-		z.checkpoint(nil, false)
-		z.pulses.every(interval, func() { z.checkpoint(nil, false) })
-	})
+	h := z.pulses.every(interval, func() { z.checkpoint(nil, false) }).whileEmpty()
+	h.t.due = z.pulses.now + phase
 }
 
 // saveNow checkpoints out of cadence for whoever asked; the asker hears

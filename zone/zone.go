@@ -361,6 +361,9 @@ func (z *Zone) Run(ctx context.Context) {
 			wakeC = nil
 		}
 		missed := uint64(time.Since(dormantAt) / PulseInterval)
+		// What an empty zone's checkpoints and idle sweeps would have
+		// done while it slept was done before it slept.
+		z.pulses.skipIdle(z.pulses.now + missed)
 		z.pulses.catchUp(z.pulses.now+missed, func() { z.tasks.runDue(z.pulses.now, z.fireTask) })
 		z.pulseNo.Store(z.pulses.now)
 		ticker.Reset(PulseInterval)
@@ -374,6 +377,9 @@ func (z *Zone) Run(ctx context.Context) {
 		z.tick()
 		z.met.pulse.Observe(time.Since(began).Seconds())
 		if z.cfg.Dormant && z.canSleep() {
+			// Its checkpoints do not wake it, so what changed is
+			// queued now (nothing, usually).
+			z.checkpoint(nil, false)
 			next := z.nextDue()
 			ticker.Stop()
 			z.dormant = true
@@ -492,9 +498,10 @@ func (z *Zone) canSleep() bool {
 	return next == 0 || next > z.pulses.now+8
 }
 
-// nextDue is the pulse of the next pulse callback or task; 0 if none.
+// nextDue is the pulse of the next pulse callback or task that must wake
+// the zone; 0 if none.
 func (z *Zone) nextDue() uint64 {
-	a, aok := z.pulses.nextDue()
+	a, aok := z.pulses.nextWake()
 	b, bok := z.tasks.nextDue()
 	switch {
 	case aok && bok:
@@ -741,7 +748,7 @@ func (z *Zone) boot() {
 	z.startCheckpoints()
 	z.scheduleResets()
 	if z.cfg.IdleMins > 0 {
-		z.pulses.every(uint64(time.Minute/PulseInterval), z.idleSweep)
+		z.pulses.every(uint64(time.Minute/PulseInterval), z.idleSweep).whileEmpty()
 	}
 }
 
