@@ -35,6 +35,8 @@ type monitor struct {
 	playMax         int64 // largest resident set inside the window
 	peak            int64 // largest resident set of the whole run
 	quitMax         int64 // largest resident set once the quit storm began
+	playAnon        int64 // largest anonymous resident set inside the window (0: unknown)
+	quitAnon        int64 // largest anonymous resident set once the quit storm began (0: unknown)
 	last            procSample
 	procErr         error
 	scrapes         []scrape // the window's reads of /metrics
@@ -107,9 +109,11 @@ func (m *monitor) sample() {
 				}
 				m.winLast, m.winLastAt, m.selfLast = s, now, self
 				m.playMax = max(m.playMax, s.rss)
+				m.playAnon = max(m.playAnon, s.anon)
 			}
 			if stopAt != 0 && now >= stopAt {
 				m.quitMax = max(m.quitMax, s.rss)
+				m.quitAnon = max(m.quitAnon, s.anon)
 			}
 		}
 	}
@@ -144,6 +148,12 @@ type Server struct {
 	// storm to the end; RSSPeak the largest of the whole run, logins
 	// included; RSSEnd the last sample.
 	RSSBase, RSSPlay, RSSQuit, RSSPeak, RSSEnd int64
+	// AnonPlay and AnonQuit are the largest anonymous part of the
+	// resident set (RSS less mapped files such as the database) in the
+	// window and from the quit storm on; 0 if not known. A quit storm
+	// writes every character, which maps more of the database file:
+	// these tell that from memory the server holds.
+	AnonPlay, AnonQuit int64
 	// PerPlayer is (RSSPlay - RSSBase) / bots logged in.
 	PerPlayer int64
 	Lateness  []ZoneLateness // worst first
@@ -165,6 +175,7 @@ func (m *monitor) server(loggedIn int) *Server {
 			s.ToolCPU = float64(m.selfLast.cpu-m.selfFirst.cpu) / float64(m.winLastAt-m.winFirstAt)
 		}
 		s.RSSBase, s.RSSPlay, s.RSSQuit, s.RSSPeak, s.RSSEnd = m.base.rss, m.playMax, m.quitMax, max(m.peak, m.base.rss), m.last.rss
+		s.AnonPlay, s.AnonQuit = m.playAnon, m.quitAnon
 		if loggedIn > 0 && m.haveBase && m.playMax > 0 {
 			s.PerPlayer = (m.playMax - m.base.rss) / int64(loggedIn)
 		}

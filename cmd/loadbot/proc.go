@@ -24,6 +24,10 @@ const userHZ = 100
 type procSample struct {
 	cpu time.Duration // user + system time used so far
 	rss int64         // resident set, bytes
+	// anon is the anonymous part of rss (heap, stacks): rss less the
+	// pages of mapped files, such as the server's database; -1 if the
+	// kernel does not say.
+	anon int64
 }
 
 // readProc reads the CPU time and resident set of pid from the proc file
@@ -55,18 +59,27 @@ func readProc(root string, pid int) (procSample, error) {
 	if err != nil {
 		return s, err
 	}
+	s.rss, s.anon = -1, -1
 	sc := bufio.NewScanner(bytes.NewReader(status))
 	for sc.Scan() {
-		if v, ok := strings.CutPrefix(sc.Text(), "VmRSS:"); ok {
-			kb, err := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")), 10, 64)
-			if err != nil {
-				return s, fmt.Errorf("loadbot: %s/%d/status: VmRSS: %w", root, pid, err)
-			}
+		key, v, ok := strings.Cut(sc.Text(), ":")
+		if !ok || (key != "VmRSS" && key != "RssAnon") {
+			continue
+		}
+		kb, err := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")), 10, 64)
+		if err != nil {
+			return s, fmt.Errorf("loadbot: %s/%d/status: %s: %w", root, pid, key, err)
+		}
+		if key == "VmRSS" {
 			s.rss = kb << 10
-			return s, nil
+		} else {
+			s.anon = kb << 10
 		}
 	}
-	return s, fmt.Errorf("loadbot: %s/%d/status: no VmRSS", root, pid)
+	if s.rss < 0 {
+		return s, fmt.Errorf("loadbot: %s/%d/status: no VmRSS", root, pid)
+	}
+	return s, nil
 }
 
 // Metric names read from the server's /metrics.

@@ -16,7 +16,7 @@ func TestReadProc(t *testing.T) {
 	}
 	// A command name with spaces and a parenthesis, as a process may have.
 	stat := "4242 (zone mud) x) S 1 4242 4242 0 -1 4194560 1234 0 0 0 250 130 0 0 20 0 12 0 100 1000000 5000 18446744073709551615\n"
-	status := "Name:\tzonemud\nVmPeak:\t  200000 kB\nVmRSS:\t   81920 kB\nThreads:\t12\n"
+	status := "Name:\tzonemud\nVmPeak:\t  200000 kB\nVmRSS:\t   81920 kB\nRssAnon:\t   61440 kB\nRssFile:\t   20480 kB\nThreads:\t12\n"
 	os.WriteFile(filepath.Join(dir, "stat"), []byte(stat), 0o644)
 	os.WriteFile(filepath.Join(dir, "status"), []byte(status), 0o644)
 	s, err := readProc(root, 4242)
@@ -28,6 +28,14 @@ func TestReadProc(t *testing.T) {
 	}
 	if want := int64(81920) << 10; s.rss != want {
 		t.Errorf("rss: got %d, want %d", s.rss, want)
+	}
+	if want := int64(61440) << 10; s.anon != want {
+		t.Errorf("anon: got %d, want %d", s.anon, want)
+	}
+	// A kernel that does not split the resident set: anon unknown.
+	os.WriteFile(filepath.Join(dir, "status"), []byte("Name:\tzonemud\nVmRSS:\t   81920 kB\n"), 0o644)
+	if s, err := readProc(root, 4242); err != nil || s.anon != -1 || s.rss != int64(81920)<<10 {
+		t.Errorf("without RssAnon: %+v, %v; want rss and anon -1", s, err)
 	}
 	if _, err := readProc(root, 1); err == nil {
 		t.Error("no error for a missing process")

@@ -278,6 +278,9 @@ func (s *Summary) Text() string {
 			fmt.Fprintf(&b, "server pid %d: CPU %.0f%% of one core over the window (the load tool: %.0f%%)\n", v.PID, 100*v.CPU, 100*v.ToolCPU)
 			fmt.Fprintf(&b, "server RSS: %s before, %s in play (%s per player), %s at most from the quit on, %s at the end; %s at the peak\n",
 				mib(v.RSSBase), mib(v.RSSPlay), kib(v.PerPlayer), mib(v.RSSQuit), mib(v.RSSEnd), mib(v.RSSPeak))
+			if v.AnonPlay > 0 && v.AnonQuit > 0 {
+				fmt.Fprintf(&b, "server RSS less mapped files (heap, stacks): %s in play, %s at most from the quit on\n", mib(v.AnonPlay), mib(v.AnonQuit))
+			}
 		}
 		if v.Writes >= 0 && v.Lines > 0 {
 			fmt.Fprintf(&b, "server output: %d lines in %d writes over the window, %.3f writes per line\n",
@@ -380,6 +383,8 @@ func (s *Summary) JSON() ([]byte, error) {
 		RSSEnd      int64      `json:"rss_end_bytes"`
 		RSSPeak     int64      `json:"rss_peak_bytes"`
 		PerPlayer   int64      `json:"rss_per_player_bytes"`
+		AnonPlay    int64      `json:"rss_anon_play_bytes,omitempty"`
+		AnonQuit    int64      `json:"rss_anon_quit_bytes,omitempty"`
 		Lateness    []zoneLate `json:"pulse_lateness"`
 		Writes      int64      `json:"writes"`
 		Lines       int64      `json:"lines"`
@@ -388,7 +393,7 @@ func (s *Summary) JSON() ([]byte, error) {
 	var srv *server
 	if v := s.Server; v != nil {
 		srv = &server{PID: v.PID, CPU: v.CPU, ToolCPU: v.ToolCPU, RSSBase: v.RSSBase, RSSPlay: v.RSSPlay, RSSQuit: v.RSSQuit,
-			RSSEnd: v.RSSEnd, RSSPeak: v.RSSPeak, PerPlayer: v.PerPlayer, WatchErrors: v.Errors, Writes: v.Writes, Lines: v.Lines}
+			RSSEnd: v.RSSEnd, RSSPeak: v.RSSPeak, PerPlayer: v.PerPlayer, AnonPlay: v.AnonPlay, AnonQuit: v.AnonQuit, WatchErrors: v.Errors, Writes: v.Writes, Lines: v.Lines}
 		for _, z := range v.Lateness {
 			f := func(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
 			srv.Lateness = append(srv.Lateness, zoneLate{z.Zone, f(z.Worst), f(z.P99), z.Pulses})
