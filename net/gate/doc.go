@@ -46,7 +46,8 @@
 // Zones call a session's Write, GMCP and Close from their own goroutines;
 // those only touch the output queue or atomics. A session never knows
 // which zone holds its character: the world's residency index does. A full queue
-// closes the connection: a client that stops reading never stalls a zone.
+// cuts the connection at once (the close itself runs on a goroutine of its
+// own): a client that stops reading never stalls a zone.
 //
 // The gate reaches the game only through the world: world.World (accounts,
 // Enter), world.Route, and the types the world names for it (Session,

@@ -40,6 +40,7 @@ type Session struct {
 
 	closed   atomic.Bool   // no more output is accepted
 	gone     atomic.Bool   // the connection is closed
+	cut      atomic.Bool   // the output queue overflowed and the connection was cut
 	done     chan struct{} // closed when the connection is closed, its last output written
 	colorSet atomic.Int32  // atomic: -1 from the client, else a world.ColorLevel
 
@@ -104,12 +105,21 @@ func (s *Session) raw(p []byte) {
 }
 
 // put queues a frame and makes sure a writer runs. A queue past its limit
-// closes the connection with the overflow line.
+// cuts the connection: the client has stopped reading, so the writer waits
+// on it and the overflow line queued behind would wait out the write
+// timeout. The connection is closed at once (its end is a drop, as any
+// lost connection), off the caller's goroutine, which may be a zone's:
+// closing an SSH channel sends a message and may wait too.
 func (s *Session) put(kind byte, p []byte, overflow string) bool {
 	ok, over := s.out.put(kind, p)
-	if over {
+	if over && s.cut.CompareAndSwap(false, true) {
 		s.g.overflows.Add(1)
 		s.Close(overflow)
+		s.g.wg.Add(1)
+		go func() {
+			defer s.g.wg.Done()
+			_ = s.c.close()
+		}()
 	}
 	if ok {
 		s.kick()

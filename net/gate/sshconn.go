@@ -26,6 +26,15 @@ type sshConn struct {
 	height atomic.Int32
 	color  world.ColorLevel // immutable
 	closed atomic.Bool
+	// drawn is closed once the first burst that ends in a prompt (the
+	// first question, or the game's prompt) is written, or the channel
+	// closes. The first read waits for it: x/term draws its prompt as a
+	// read begins, and the terminal's own "> " drawn before the banner
+	// would be a prompt that answers nothing, which a scripted client
+	// takes for the end of the login.
+	drawn     chan struct{}
+	drawnOnce sync.Once
+	reading   bool // reader goroutine only: a read has begun
 
 	dlMu    sync.Mutex
 	dlTimer *time.Timer // guarded by dlMu: closes the channel at the login deadline; nil until first armed
@@ -56,7 +65,7 @@ func (e *eofWatch) Read(p []byte) (int, error) {
 }
 
 func newSSHConn(l SSHLogin, maxLine int) *sshConn {
-	c := &sshConn{l: l, maxLine: maxLine}
+	c := &sshConn{l: l, maxLine: maxLine, drawn: make(chan struct{})}
 	c.in = &eofWatch{r: l.Channel}
 	// The terminal starts with a prompt so that it is never at the start of
 	// an empty line when the first question arrives: x/term redraws its
@@ -103,7 +112,17 @@ func termColor(t string) world.ColorLevel {
 	return world.Color16
 }
 
+// firstRead waits, before the first read, for the first prompt to be
+// drawn (drawn).
+func (c *sshConn) firstRead() {
+	if !c.reading {
+		c.reading = true
+		<-c.drawn
+	}
+}
+
 func (c *sshConn) next() (event, error) {
+	c.firstRead()
 	for {
 		line, err := c.t.ReadLine()
 		if errors.Is(err, io.EOF) && !c.in.failed.Load() && !c.closed.Load() {
@@ -121,7 +140,7 @@ func (c *sshConn) next() (event, error) {
 
 // readSecret reads a line without echo (a password).
 func (c *sshConn) readSecret(prompt string) (string, error) {
-	line, err := c.t.ReadPassword(prompt)
+	line, err := c.t.ReadPassword(prompt) // draws its own prompt: nothing to wait for
 	if err != nil {
 		return "", err
 	}
@@ -209,6 +228,7 @@ func (c *sshConn) flush() error {
 	if len(c.pending) == 0 && !c.hasPrompt {
 		return nil
 	}
+	prompted := c.hasPrompt
 	err := c.timed(func() error {
 		if c.hasPrompt {
 			c.t.SetPrompt(c.prompt) // waits for the terminal's lock too
@@ -217,6 +237,9 @@ func (c *sshConn) flush() error {
 		c.wire += uint64(n + len(c.prompt))
 		return err
 	})
+	if prompted {
+		c.drawnOnce.Do(func() { close(c.drawn) })
+	}
 	c.hasPrompt, c.prompt = false, ""
 	if cap(c.pending) > 4096 {
 		c.pending = nil // a burst's big buffer goes
@@ -241,6 +264,7 @@ func (c *sshConn) close() error {
 	if c.closed.Swap(true) {
 		return nil
 	}
+	c.drawnOnce.Do(func() { close(c.drawn) })
 	return c.l.Channel.Close()
 }
 

@@ -108,38 +108,17 @@ func TestWriter_LoneReplyAtOnce(t *testing.T) {
 	})
 }
 
-// A client that stops reading is disconnected once a write has waited the
-// write timeout, and meanwhile nothing that queues output for it waits:
-// Write returns at once, the queue stops at its limit, and the overflow
-// closes the session.
-func TestWriter_StoppedReaderIsCutWithoutStallingWriters(t *testing.T) {
+// A client that stops reading, with less queued than the output limit, is
+// disconnected once a write has waited the write timeout.
+func TestWriter_StoppedReaderIsCutAtTheWriteTimeout(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		cfg := DefaultConfig()
-		cfg.OutputLimitKiB = 16
 		cfg.WriteTimeoutSecs = 30
 		s, client := pipeSession(t, cfg)
-		// The client reads nothing; a pipe holds nothing unread, so the
-		// first write blocks.
 		start := time.Now()
-		line := []byte(strings.Repeat("y", 99) + "\n> ")
-		writes := 0
-		for s.Write(line, true) {
-			writes++
-			if writes > 1000 {
-				t.Fatal("the queue never filled")
-			}
-		}
-		if d := time.Since(start); d != 0 {
-			t.Fatalf("queueing output for a stuck client took %v", d)
-		}
-		if !s.Closed() {
-			t.Fatal("an overflowing session is not closed")
-		}
-		if s.g.Overflows() != 1 {
-			t.Fatalf("overflows %d, want 1", s.g.Overflows())
-		}
-		// The writer is still stuck on its first write; the deadline
-		// ends it and the connection.
+		// The client reads nothing; a pipe holds nothing unread, so the
+		// write blocks.
+		s.Write([]byte("You say, 'hi'\n> "), true)
 		synctest.Wait()
 		select {
 		case <-s.done:
@@ -155,6 +134,50 @@ func TestWriter_StoppedReaderIsCutWithoutStallingWriters(t *testing.T) {
 		}
 		if time.Since(start) > time.Duration(cfg.WriteTimeoutSecs)*time.Second {
 			t.Fatalf("cut after %v, want within the write timeout %ds", time.Since(start), cfg.WriteTimeoutSecs)
+		}
+		if _, err := io.ReadAll(client); err != nil {
+			t.Fatalf("reading what was left: %v", err)
+		}
+	})
+}
+
+// A client that stops reading while output keeps coming is cut the moment
+// its queue passes the output limit, not a write timeout later, and
+// nothing that queues output for it waits meanwhile: Write returns at
+// once and the queue stops at its limit.
+func TestWriter_OverflowCutsAtOnceWithoutStallingWriters(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		cfg := DefaultConfig()
+		cfg.OutputLimitKiB = 16
+		cfg.WriteTimeoutSecs = 30
+		s, client := pipeSession(t, cfg)
+		start := time.Now()
+		line := []byte(strings.Repeat("y", 99) + "\n> ")
+		writes := 0
+		for s.Write(line, true) {
+			writes++
+			if writes > 1000 {
+				t.Fatal("the queue never filled")
+			}
+		}
+		if d := time.Since(start); d != 0 {
+			t.Fatalf("queueing output for a stuck client took %v", d)
+		}
+		if !s.Closed() {
+			t.Fatal("an overflowing session is not closed")
+		}
+		s.Write(line, true) // more after the cut: refused, not counted again
+		if s.g.Overflows() != 1 {
+			t.Fatalf("overflows %d, want 1", s.g.Overflows())
+		}
+		synctest.Wait()
+		select {
+		case <-s.done:
+		default:
+			t.Fatal("an overflowing connection is still open; it waits for the write timeout")
+		}
+		if d := time.Since(start); d != 0 {
+			t.Fatalf("cut after %v of the clock, want at once", d)
 		}
 		if _, err := io.ReadAll(client); err != nil {
 			t.Fatalf("reading what was left: %v", err)

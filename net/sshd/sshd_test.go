@@ -67,6 +67,25 @@ func TestSSH_CreationQuestionShown(t *testing.T) {
 	tm.Expect("> ")
 }
 
+// Nothing that looks like the game's prompt comes before the first
+// question: x/term draws its prompt as a read begins, and a "> " ahead of
+// the banner is a prompt that answers nothing, which a scripted client
+// (the load tool was one) takes for the end of the login and answers the
+// question with a command. Over twenty logins, since the order of the
+// reader and the writer is a race.
+func TestSSH_NoPromptBeforeTheFirstQuestion(t *testing.T) {
+	e := start(t, nil)
+	for i := range 20 {
+		name := "Early" + string(rune('a'+i))
+		tm := openTerm(t, e.mustDial(name, gossh.Password("x")), "xterm", 80, 24)
+		got := tm.Expect("(y/n)?")
+		if strings.Contains(got, "> ") {
+			t.Fatalf("login %d: a prompt came before the first question:\n%q", i, got)
+		}
+		tm.sess.Close()
+	}
+}
+
 func TestSSH_KeyboardInteractive_NewNameOnly(t *testing.T) {
 	e := start(t, nil)
 	ki := gossh.KeyboardInteractive(func(string, string, []string, []bool) ([]string, error) { return nil, nil })
