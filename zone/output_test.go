@@ -314,3 +314,27 @@ func TestSave_QuitStormCopiesEachCharacterOnce(t *testing.T) {
 		t.Fatalf("%d quits copied %d records for the saver, want at most %d", n, sh.records, 2*n)
 	}
 }
+
+// A batch handles at most 32 messages (or 5 ms of them, whichever comes
+// first: seed 002), then the zone's timers get their turn and the batch's
+// output goes out; a flood does not hold a pulse back behind it. In a
+// synctest bubble no time passes while the zone works, so the count bound
+// is what ends the batch.
+func TestZone_BatchStopsAtThirtyTwoMessages(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		z := crowdZone(t, 0)
+		z.SetFlushGapForTest(0)
+		talker := arrive(t, z, "Flooder")
+		talker.take()
+		for i := range 100 {
+			z.QueueInputForTest(talker, uint64(i+1), fmt.Sprintf("say %d", i))
+		}
+		for i, want := range []int{32, 32, 32, 4} {
+			z.BatchForTest()
+			got := strings.Count(strings.Join(talker.take(), ""), "You say")
+			if got != want {
+				t.Fatalf("batch %d handled %d lines, want %d", i+1, got, want)
+			}
+		}
+	})
+}

@@ -443,14 +443,14 @@ func (z *Zone) Run(ctx context.Context) {
 	}
 }
 
-// The inbox is drained in bounded batches: until it is empty, or once at
-// least batchFloor messages are handled and batchBudget has passed. Then
-// the timers that fell due run and every player the batch wrote to is
+// The inbox is drained in bounded batches (seed 002): until it is empty,
+// or batchMax messages, or batchBudget of time, whichever comes first.
+// Then the timers that fell due run and every player the batch wrote to is
 // flushed once, so under load each player gets one write per batch rather
-// than one per message, and a lone command is flushed as soon as it is
-// handled.
+// than one per message, a flood never holds a pulse back by more than one
+// batch, and a lone command is flushed as soon as it is handled.
 const (
-	batchFloor  = 32
+	batchMax    = 32
 	batchBudget = 5 * time.Millisecond
 )
 
@@ -465,7 +465,7 @@ func (z *Zone) batch(first msg) {
 		z.handle(first)
 		n++
 	}
-	for n < batchFloor || time.Since(start) < batchBudget {
+	for n < batchMax && time.Since(start) < batchBudget {
 		select {
 		case m := <-z.inbox:
 			n += z.drainMail()
