@@ -23,14 +23,12 @@ func (db *DB) Account(name string) (*Account, error) {
 }
 
 // CreateAccount adds a new account. It returns ErrExists if the name is
-// taken, whatever its case. Accounts made at the same moment share one
-// transaction and one sync to disk (bbolt's Batch), so a storm of new
-// players does not queue behind a sync each.
+// taken, whatever its case.
 func (db *DB) CreateAccount(a *Account) error {
 	if a.Name == "" || a.Hash == "" {
 		return fmt.Errorf("store: create account: %w: name and hash are required", ErrInvalidInput)
 	}
-	err := db.bolt.Batch(func(tx *bolt.Tx) error {
+	err := db.bolt.Update(func(tx *bolt.Tx) error {
 		b := tx.Bucket(bucketAccounts)
 		if b.Get(key(a.Name)) != nil {
 			return ErrExists
@@ -58,13 +56,9 @@ func (db *DB) CreateAccount(a *Account) error {
 }
 
 // UpdateAccount reads an account, lets fn change it, and writes it back in
-// one transaction. Updates made at the same moment (a login storm's
-// last-login times, key changes) share a transaction and one sync to disk
-// (bbolt's Batch). So fn may run more than once, each time on a fresh
-// read of the account: it must change only the account it is handed and
-// what it would set again the same way.
+// one transaction.
 func (db *DB) UpdateAccount(name string, fn func(a *Account) error) error {
-	err := db.bolt.Batch(func(tx *bolt.Tx) error {
+	err := db.bolt.Update(func(tx *bolt.Tx) error {
 		b := tx.Bucket(bucketAccounts)
 		v := b.Get(key(name))
 		if v == nil {
