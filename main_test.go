@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"math/rand/v2"
 	"net"
 	"net/http"
 	"os"
@@ -48,15 +49,23 @@ func binary(t *testing.T) string {
 	return binPath
 }
 
-// freePort finds a loopback port that is free now.
+// freePort finds a loopback port that is free now, for a server the test
+// starts as a process. It is drawn from below the kernel's ephemeral range
+// (32768 and up on Linux), not asked of the kernel with port 0: a port the
+// kernel hands out is an ephemeral one, which any outgoing connection on a
+// busy machine (the other tests' clients) may take before the server binds
+// it, and the server then fails to start.
 func freePort(t *testing.T) string {
 	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
+	for range 1000 {
+		addr := fmt.Sprintf("127.0.0.1:%d", 20000+rand.IntN(12000))
+		if l, err := net.Listen("tcp", addr); err == nil {
+			l.Close()
+			return addr
+		}
 	}
-	defer l.Close()
-	return l.Addr().String()
+	t.Fatal("no free port between 20000 and 32000")
+	return ""
 }
 
 // proc is a zonemud process started by a test.
