@@ -134,17 +134,12 @@ func (w *World) adopt(ctx context.Context, id string, gen uint64) error {
 	}
 	res := make(chan error, 1)
 	w.saver.fence(id, gen, store.FenceAdopt, func(err error) { res <- err })
-	var err error
-	select {
-	case err = <-res:
-	case <-w.saverDone:
-		select {
-		case err = <-res:
-		default:
-			return ErrStopping // the saver stopped before it came to the fence
-		}
-	case <-ctx.Done():
-		return fmt.Errorf("world: zone %s: waiting for the store to adopt its lease: %w", id, ctx.Err())
+	err, werr := await(ctx, w.saver, (<-chan error)(res))
+	switch {
+	case errors.Is(werr, ErrStopping):
+		return ErrStopping // the saver stopped before it came to the fence
+	case werr != nil:
+		return fmt.Errorf("world: zone %s: waiting for the store to adopt its lease: %w", id, werr)
 	}
 	if err != nil {
 		return fmt.Errorf("world: zone %s: the store did not adopt lease generation %d: %w", id, gen, err)

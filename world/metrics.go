@@ -1,14 +1,11 @@
 package world
 
 import (
-	"context"
 	"slices"
-	"strings"
-	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
 
-	"zonemud/internal/logev"
+	"zonemud/zone"
 )
 
 // collector is the world's figures, read when scraped: players, zones
@@ -29,7 +26,7 @@ func (w *World) Register(reg prometheus.Registerer) error {
 		active:    prometheus.NewDesc("zonemud_zones_active", "Hosted zones whose pulse is ticking.", nil, nil),
 		dormant:   prometheus.NewDesc("zonemud_zones_dormant", "Hosted zones that have stopped ticking: nobody there and nothing due soon.", nil, nil),
 		lapse:     prometheus.NewDesc("zonemud_zone_leases_lost_total", "Zone leases that lapsed because the zone's goroutine stopped answering.", nil, nil),
-		instances: prometheus.NewDesc("zonemud_instances", "Live instance copies of each instanceable template, as the directory lists them (the label is the template, never a copy's id).", []string{"template"}, nil),
+		instances: prometheus.NewDesc("zonemud_instances", "Live instance copies of each instanceable template hosted here (the label is the template, never a copy's id).", []string{"template"}, nil),
 	}
 	for _, col := range []prometheus.Collector{c, w.zoneMetrics, w.instMetrics.mints, w.instMetrics.mintTime, w.instMetrics.refusals, w.instMetrics.abandoned, w.instMetrics.reaped} {
 		if err := reg.Register(col); err != nil {
@@ -65,8 +62,12 @@ func (c *collector) Collect(ch chan<- prometheus.Metric) {
 	gauge(c.active, len(zones)-dormant)
 	gauge(c.dormant, dormant)
 	ch <- prometheus.MustNewConstMetric(c.lapse, prometheus.CounterValue, float64(w.leasesLost.Load()))
-	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
-	defer cancel()
+	copies := map[string]int{}
+	for _, z := range zones {
+		if zone.IsInstanceID(z.ID()) {
+			copies[z.Template()]++
+		}
+	}
 	set := w.Content()
 	templates := w.inst.claimTemplates() // copies whose template a reload took away count too
 	for _, id := range set.ZoneOrder {
@@ -75,18 +76,7 @@ func (c *collector) Collect(ch chan<- prometheus.Metric) {
 		}
 	}
 	for _, id := range templates {
-		leases, err := w.dir.List(ctx, id)
-		if err != nil {
-			w.log.Warn("world: the directory cannot list a template's copies for the metrics", logev.ID(4401), logev.Template(id), "err", err)
-			continue
-		}
-		n := 0
-		for _, l := range leases {
-			if l.ID != id && strings.HasPrefix(l.ID, id+"#") {
-				n++
-			}
-		}
-		gauge(c.instances, n, id)
+		gauge(c.instances, copies[id], id)
 	}
 }
 

@@ -1,6 +1,7 @@
 package world
 
 import (
+	"context"
 	"errors"
 	"log/slog"
 	"slices"
@@ -91,16 +92,31 @@ func (s *saver) queue(b *zone.SaveBatch) { s.push(saverOp{batch: b}) }
 func (s *saver) load(name string) (*store.Character, error) {
 	r := &loadReq{name: name, reply: make(chan loadResult, 1)}
 	s.push(saverOp{load: r})
+	res, err := await(context.Background(), s, r.reply)
+	if err != nil {
+		return nil, err
+	}
+	return res.c, res.err
+}
+
+// await waits for the saver's answer on ch. If the saver stops first, an
+// answer it gave as it stopped is still taken; otherwise the wait ends
+// with ErrStopping (nothing queued after the saver stopped is answered).
+// It ends with ctx's error if ctx ends first.
+func await[T any](ctx context.Context, s *saver, ch <-chan T) (T, error) {
+	var none T
 	select {
-	case res := <-r.reply:
-		return res.c, res.err
+	case v := <-ch:
+		return v, nil
 	case <-s.stopped:
 		select {
-		case res := <-r.reply:
-			return res.c, res.err
+		case v := <-ch:
+			return v, nil
 		default:
-			return nil, ErrStopping
+			return none, ErrStopping
 		}
+	case <-ctx.Done():
+		return none, ctx.Err()
 	}
 }
 
@@ -119,10 +135,7 @@ func (s *saver) fence(zoneID string, gen uint64, op store.FenceOp, done func(err
 func (s *saver) flush() {
 	done := make(chan struct{})
 	s.push(saverOp{flush: done})
-	select {
-	case <-done:
-	case <-s.stopped:
-	}
+	_, _ = await(context.Background(), s, (<-chan struct{})(done))
 }
 
 // run is the saver loop. It returns when stop is closed and the queue is

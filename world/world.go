@@ -140,9 +140,8 @@ type World struct {
 	ctx          context.Context    // immutable after New: parent of every zone's and worker's context
 	cancel       context.CancelFunc // immutable after New
 	saverStop    chan struct{}
-	saverDone    <-chan struct{}
-	// saving is set once Start has run the saver (saverDone is set
-	// then): a fence queued after it is answered.
+	// saving is set once Start has run the saver: a fence queued after
+	// it is answered.
 	saving atomic.Bool
 }
 
@@ -218,7 +217,7 @@ func New(set *content.Set, db *store.DB, cfg Config, zcfg zone.Config, log *slog
 // hosted later run as soon as they are hosted.
 func (w *World) Start() {
 	w.saverStop = make(chan struct{})
-	w.saverDone, _ = w.gr.start(context.Background(), func(context.Context) { w.saver.run(w.saverStop) }, "world", "saver")
+	w.gr.start(context.Background(), func(context.Context) { w.saver.run(w.saverStop) }, "world", "saver")
 	w.saving.Store(true)
 	w.gr.start(w.ctx, w.keepLeases, "world", "leases")
 	if w.cfg.BackupEvery > 0 {
@@ -275,7 +274,7 @@ func (w *World) Shutdown(ctx context.Context) error {
 		close(w.saverStop)
 		w.saver.push(saverOp{}) // wake it to notice
 		select {
-		case <-w.saverDone:
+		case <-w.saver.stopped:
 		case <-ctx.Done():
 			return fmt.Errorf("world: shutdown: saver did not finish: %w", ctx.Err())
 		}
@@ -334,19 +333,11 @@ func (w *World) SaveAll(ctx context.Context) error {
 	}
 	flushed := make(chan struct{})
 	w.saver.push(saverOp{flush: flushed})
-	select {
-	case <-flushed:
-		return nil
-	case <-w.saverDone:
-		select {
-		case <-flushed:
-			return nil
-		default:
-			return ErrStopping // the saver wrote everything as it stopped
-		}
-	case <-ctx.Done():
-		return fmt.Errorf("world: save all: %w", ctx.Err())
+	_, err := await(ctx, w.saver, (<-chan struct{})(flushed))
+	if err != nil && !errors.Is(err, ErrStopping) { // stopping: the saver wrote everything as it stopped
+		return fmt.Errorf("world: save all: %w", err)
 	}
+	return err
 }
 
 // zone.Shard
