@@ -192,7 +192,14 @@ func TestE2E_Instance_ReapedOnceEmpty(t *testing.T) {
 		t.Fatal("the copy's goroutine is not in the profile")
 	}
 	hal.DoExpect("up", "The Barrow of Thane Berrick")
-	eventually(t, "the copy reaped", func() bool { return srv.World().Zone(id) == nil })
+	// The reap is counted once the copy is out of the world and its
+	// goroutine has stopped: wait for the count, then look at the rest.
+	eventually(t, "the copy reaped", func() bool {
+		return scrape(t, srv.HTTPAddr()).value("zonemud_instance_reaped_total", "template", "sunken_crypt") >= 1
+	})
+	if srv.World().Zone(id) != nil {
+		t.Fatal("the reaped copy is still hosted")
+	}
 	if strings.Contains(profile(), label) {
 		t.Fatal("the reaped copy's goroutine is still running")
 	}

@@ -154,7 +154,19 @@ func TestSSH_LongUserNameIsCutInTheLog(t *testing.T) {
 // past it is cut off; a player who has logged in is never cut by
 // it, however long they then sit.
 func TestSSH_LoginTimeoutCutsOnlyTheLogin(t *testing.T) {
-	e := startWith(t, func(c *config.Config) { c.Gate.LoginTimeoutSecs = 1 })
+	// The least timeout the config allows: long enough that answering a
+	// question in time never depends on the machine's speed.
+	const timeout = 5 * time.Second
+	e := startWith(t, func(c *config.Config) { c.Gate.LoginTimeoutSecs = int(timeout / time.Second) })
+
+	tm := openTerm(t, e.mustDial("Sitter", gossh.Password("x")), "xterm", 80, 24)
+	tm.answerNameQuestion()
+	tm.Expect("Choose a password")
+	tm.Send("sitter-password")
+	tm.Expect("again")
+	tm.Send("sitter-password")
+	tm.Expect("> ")
+	in := time.Now()
 
 	slow := openTerm(t, e.mustDial("Dawdler", gossh.Password("x")), "xterm", 80, 24)
 	slow.answerNameQuestion()
@@ -165,14 +177,9 @@ func TestSSH_LoginTimeoutCutsOnlyTheLogin(t *testing.T) {
 		t.Fatalf("a login left at its question past the timeout was not cut: %v", err)
 	}
 
-	tm := openTerm(t, e.mustDial("Sitter", gossh.Password("x")), "xterm", 80, 24)
-	tm.answerNameQuestion()
-	tm.Expect("Choose a password")
-	tm.Send("sitter-password")
-	tm.Expect("again")
-	tm.Send("sitter-password")
-	tm.Expect("> ")
-	time.Sleep(3 * time.Second) // three login timeouts: the condition, not a wait for something
+	// Two login timeouts after Sitter came in: the condition, not a wait
+	// for something.
+	time.Sleep(time.Until(in.Add(2*timeout + time.Second)))
 	tm.Do("look", "Exits:")
 	if strings.Contains(tm.Output(), "took too long") {
 		t.Fatalf("a player who had logged in was told the login timed out:\n%s", tm.Output())
