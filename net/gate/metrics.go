@@ -1,6 +1,7 @@
 package gate
 
 import (
+	"strings"
 	"sync/atomic"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -135,8 +136,8 @@ func (m *metrics) Collect(ch chan<- prometheus.Metric) {
 
 // clientLabel is the label a client name is counted under.
 func clientLabel(name string) string {
-	if knownClients[name] {
-		return name
+	if l := strings.ToLower(name); knownClients[l] {
+		return l
 	}
 	return "other"
 }
