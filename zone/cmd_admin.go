@@ -172,7 +172,7 @@ func (z *Zone) cmdTransfer(c *Char, args string) {
 	}
 	me, home := c.name, z
 	where.send(adminMsg{op: adminTeleport, target: name, by: me, room: to, dest: dest, reply: func(result string, _ *Zone) {
-		home.send(noticeMsg{to: me, text: result})
+		home.send(noticeMsg{to: me, text: orGone(result, name)})
 	}})
 }
 
@@ -275,8 +275,17 @@ func (z *Zone) adminAct(c *Char, args string, op adminOp, usage string) {
 	}
 	me, home := c.name, z
 	where.send(adminMsg{op: op, target: name, by: me, reply: func(result string, _ *Zone) {
-		home.send(noticeMsg{to: me, text: result})
+		home.send(noticeMsg{to: me, text: orGone(result, name)})
 	}})
+}
+
+// orGone is an admin act's answer, or, when the act found nobody (the
+// player left the world while it was on its way), a line that says so.
+func orGone(result, name string) string {
+	if result == "" {
+		return name + " is no longer in the world."
+	}
+	return result
 }
 
 // handleAdmin carries out an admin's act on a player held here, or passes
