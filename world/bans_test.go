@@ -100,13 +100,14 @@ func FuzzParseBanTarget(f *testing.F) {
 // memory is never a read older than the last ban written. The first ban
 // is held between reading the list and keeping it while a second ban is
 // made; the second cannot be written until the first is kept (then the
-// hold waits out its bound, which only slows the test), and if it could,
-// the first would keep a list without it.
+// hold waits out its bound, which only slows the test). If it could, the
+// test sees it finish during the hold, and the first would keep a list
+// without it.
 func TestBans_AtOnceBothHold(t *testing.T) {
 	w := testWorld(t)
 	done := make(chan string, 2)
 	second := make(chan struct{})
-	var first atomic.Bool
+	var first, raced atomic.Bool
 	testHookBansRead = func() {
 		if first.Swap(true) {
 			return
@@ -114,6 +115,7 @@ func TestBans_AtOnceBothHold(t *testing.T) {
 		go w.Admin().Ban("Bea", "203.0.113.2", time.Time{}, "", func(s string) { done <- s; close(second) })
 		select {
 		case <-second:
+			raced.Store(true) // written and kept while the first held its read
 		case <-time.After(2 * time.Second):
 		}
 	}
@@ -123,6 +125,9 @@ func TestBans_AtOnceBothHold(t *testing.T) {
 		if s := <-done; !strings.HasPrefix(s, "Banned") {
 			t.Fatalf("a ban answered %q", s)
 		}
+	}
+	if raced.Load() {
+		t.Error("a second ban was written while the first was between its read and keeping it")
 	}
 	for _, a := range []string{"203.0.113.1", "203.0.113.2"} {
 		if w.Banned(netip.MustParseAddr(a), "") == "" {
