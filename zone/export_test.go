@@ -413,3 +413,14 @@ func (z *Zone) RNGForTest(n int) []uint64 {
 	}
 	return out
 }
+
+// CommandNamesForTest is every command's name, in the table's order.
+func CommandNamesForTest() []string {
+	var out []string
+	for _, c := range commands {
+		if !c.hidden {
+			out = append(out, c.name)
+		}
+	}
+	return out
+}
