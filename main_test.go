@@ -446,10 +446,18 @@ func TestMain_CommandLine(t *testing.T) {
 		}
 	}
 
-	for _, args := range [][]string{{"check", "one", "two"}, {"-config", cfg, "nosuch"}, {"backup"}, {"version", "now"}} {
+	for _, args := range [][]string{{"check", "one", "two"}, {"-config", cfg, "nosuch"}, {"backup"}, {"version", "now"}, {"restore"}, {"restore", "a.db", "b.db"}} {
 		errb.Reset()
 		if code := run(args, &out, &errb); code != 2 {
 			t.Errorf("%q: code %d, want 2 (a usage error); stderr %q", args, code, errb.String())
+		}
+	}
+
+	// A folder or file that is not there is named in the refusal.
+	for _, args := range [][]string{{"check", "/no/such/areas"}, {"restore", "/no/such/backup.db"}} {
+		errb.Reset()
+		if code := run(append([]string{"-config", cfg}, args...), &out, &errb); code == 0 || !strings.Contains(errb.String(), "/no/such/") {
+			t.Errorf("%q: code %d, stderr %q; want a refusal naming the path", args, code, errb.String())
 		}
 	}
 
