@@ -399,42 +399,72 @@ func (s *Summary) JSON() ([]byte, error) {
 			srv.Lateness = append(srv.Lateness, zoneLate{z.Zone, f(z.Worst), f(z.P99), z.Pulses})
 		}
 	}
+	type series struct {
+		Name    string      `json:"name"`
+		Latency jsonLatency `json:"round_trip"`
+		Refused int64       `json:"refused"`
+	}
+	var sers []series
+	for _, sr := range s.Series {
+		sers = append(sers, series{sr.Name, sr.Latency.json(), sr.Refused})
+	}
+	type disruptions struct {
+		Slow         int         `json:"slow"`
+		SlowLoggedIn int         `json:"slow_logged_in"`
+		SlowCut      int         `json:"slow_cut"`
+		SlowCutAfter jsonLatency `json:"slow_cut_after"`
+		Drop         int         `json:"drop"`
+		DropLoggedIn int         `json:"drop_logged_in"`
+		DropFailed   int         `json:"drop_failed"`
+		DropLogins   jsonLatency `json:"drop_logins"`
+		Burst        int         `json:"burst"`
+		BurstAnswer  int         `json:"burst_answered"`
+		BurstLastMS  float64     `json:"burst_last_ms"`
+		BurstInOrder bool        `json:"burst_in_order"`
+	}
+	var dis *disruptions
+	if d := s.Disruptions; d != nil {
+		dis = &disruptions{d.Slow, d.SlowLoggedIn, d.SlowCut, d.SlowCutAfter.json(), d.Drop, d.DropLoggedIn, d.DropFailed,
+			d.DropLogins.json(), d.Burst, d.BurstAnswered, float64(d.BurstLast) / float64(time.Millisecond), d.BurstInOrder}
+	}
 	return json.Marshal(struct {
-		Addr          string      `json:"addr"`
-		Scenario      string      `json:"scenario"`
-		SSH           bool        `json:"ssh"`
-		Bots          int         `json:"bots"`
-		EveryMS       float64     `json:"every_ms"`
-		MeasuredS     float64     `json:"measured_s"`
-		Attempted     int         `json:"attempted"`
-		Connected     int         `json:"connected"`
-		ConnFailures  int         `json:"conn_failures"`
-		LoginFailures int         `json:"login_failures"`
-		LoggedIn      int         `json:"logged_in"`
-		Login         jsonLatency `json:"login"`
-		Failures      []reason    `json:"failures"`
-		Sent          int64       `json:"sent"`
-		Answered      int64       `json:"answered"`
-		Timeouts      int64       `json:"timeouts"`
-		Lost          int64       `json:"lost"`
-		Skipped       int64       `json:"skipped"`
-		PerSec        float64     `json:"per_sec"`
-		TargetRate    float64     `json:"target_per_sec"`
-		RoundTrip     jsonLatency `json:"round_trip"`
-		Unsolicited   int64       `json:"unsolicited_prompts"`
-		Disconnects   int         `json:"disconnects"`
-		Walked        int64       `json:"walked"`
-		ByKey         int         `json:"by_key"`
-		KeysAdded     int         `json:"keys_added"`
-		Quits         int         `json:"quits"`
-		NoFarewell    int         `json:"no_farewell"`
-		Farewell      jsonLatency `json:"farewell"`
-		Server        *server     `json:"server,omitempty"`
+		Addr          string       `json:"addr"`
+		Scenario      string       `json:"scenario"`
+		SSH           bool         `json:"ssh"`
+		Bots          int          `json:"bots"`
+		EveryMS       float64      `json:"every_ms"`
+		MeasuredS     float64      `json:"measured_s"`
+		Attempted     int          `json:"attempted"`
+		Connected     int          `json:"connected"`
+		ConnFailures  int          `json:"conn_failures"`
+		LoginFailures int          `json:"login_failures"`
+		LoggedIn      int          `json:"logged_in"`
+		Login         jsonLatency  `json:"login"`
+		Failures      []reason     `json:"failures"`
+		Sent          int64        `json:"sent"`
+		Answered      int64        `json:"answered"`
+		Timeouts      int64        `json:"timeouts"`
+		Lost          int64        `json:"lost"`
+		Skipped       int64        `json:"skipped"`
+		PerSec        float64      `json:"per_sec"`
+		TargetRate    float64      `json:"target_per_sec"`
+		RoundTrip     jsonLatency  `json:"round_trip"`
+		Unsolicited   int64        `json:"unsolicited_prompts"`
+		Disconnects   int          `json:"disconnects"`
+		Walked        int64        `json:"walked"`
+		ByKey         int          `json:"by_key"`
+		KeysAdded     int          `json:"keys_added"`
+		Quits         int          `json:"quits"`
+		NoFarewell    int          `json:"no_farewell"`
+		Farewell      jsonLatency  `json:"farewell"`
+		Series        []series     `json:"series,omitempty"`
+		Disruptions   *disruptions `json:"disruptions,omitempty"`
+		Server        *server      `json:"server,omitempty"`
 	}{
 		s.Addr, s.Scenario, s.SSH, s.Bots, float64(s.Every) / float64(time.Millisecond), s.Measured.Seconds(),
 		s.Attempted, s.Connected, s.ConnFailures, s.LoginFailures, s.LoggedIn, s.Login.json(), reasons,
 		s.Sent, s.Answered, s.Timeouts, s.Lost, s.Skipped, s.PerSec, s.TargetRate, s.RoundTrip.json(),
-		s.Unsolicited, s.Disconnects, s.Walked, s.ByKey, s.KeysAdded, s.Quits, s.NoFarewell, s.Farewell.json(), srv,
+		s.Unsolicited, s.Disconnects, s.Walked, s.ByKey, s.KeysAdded, s.Quits, s.NoFarewell, s.Farewell.json(), sers, dis, srv,
 	})
 }
 

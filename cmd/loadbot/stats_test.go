@@ -154,4 +154,17 @@ unsolicited prompts: 1234; disconnects: 0
 			t.Errorf("summary lacks %q:\n%s", want, got)
 		}
 	}
+
+	// -json carries what the text does: the series and the bad clients too.
+	s.Series = []SeriesSummary{{Name: "mint", Latency: Latency{Count: 9, P99: 20 * time.Millisecond}, Refused: 2}}
+	s.Disruptions = &DisruptionReport{Burst: 60, BurstAnswered: 60, BurstInOrder: true, BurstLast: 54 * time.Millisecond}
+	b, err := s.JSON()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{`"series":[{"name":"mint","round_trip":{"count":9`, `"refused":2}`, `"burst_answered":60`, `"burst_last_ms":54`, `"burst_in_order":true`, `"rss_anon_play_bytes":83886080`} {
+		if !strings.Contains(string(b), want) {
+			t.Errorf("JSON lacks %s:\n%s", want, b)
+		}
+	}
 }
