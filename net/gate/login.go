@@ -131,9 +131,9 @@ func (s *Session) handleEvent(ev event) bool {
 	case evMSSP:
 		s.raw(s.msspFrame())
 	case evCompress:
-		s.put(frameCompress, nil, "")
+		s.put(frameCompress, nil)
 	case evDecompress:
-		s.put(frameDecompress, nil, "")
+		s.put(frameDecompress, nil)
 	case evProtocol:
 		s.g.log.Debug("gate: a telnet protocol error", logev.ID(2003), logev.Session(s.id), logev.Remote(s.c.remote()), "reason", ev.text)
 	case evResize, evClient:

@@ -88,12 +88,12 @@ func (s *Session) Write(p []byte, prompt bool) bool {
 	if prompt {
 		kind = framePrompt
 	}
-	return s.put(kind, p, "Your connection is not keeping up with the game's output; disconnecting.")
+	return s.put(kind, p)
 }
 
 // question queues a login question: a prompt with no blank line before it.
 func (s *Session) question(p []byte) bool {
-	return s.put(frameQuestion, p, "")
+	return s.put(frameQuestion, p)
 }
 
 // raw queues protocol bytes.
@@ -101,20 +101,21 @@ func (s *Session) raw(p []byte) {
 	if len(p) == 0 {
 		return
 	}
-	s.put(frameRaw, p, "")
+	s.put(frameRaw, p)
 }
 
 // put queues a frame and makes sure a writer runs. A queue past its limit
 // cuts the connection: the client has stopped reading, so the writer waits
-// on it and the overflow line queued behind would wait out the write
-// timeout. The connection is closed at once (its end is a drop, as any
-// lost connection), off the caller's goroutine, which may be a zone's:
-// closing an SSH channel sends a message and may wait too.
-func (s *Session) put(kind byte, p []byte, overflow string) bool {
+// on it, and a farewell line queued behind would wait out the write
+// timeout and then not be read either. The connection is closed at once,
+// with no line (its end is a drop, as any lost connection), off the
+// caller's goroutine, which may be a zone's: closing an SSH channel sends
+// a message and may wait too.
+func (s *Session) put(kind byte, p []byte) bool {
 	ok, over := s.out.put(kind, p)
 	if over && s.cut.CompareAndSwap(false, true) {
 		s.g.overflows.Add(1)
-		s.Close(overflow)
+		s.Close("")
 		s.g.wg.Add(1)
 		go func() {
 			defer s.g.wg.Done()
