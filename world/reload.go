@@ -368,8 +368,8 @@ func (w *World) copies(ctx context.Context) []string {
 	var out []string
 	for _, t := range tpls {
 		live := byTpl[t]
-		claims, _ := w.dir.Claims(ctx, t)
-		if len(live) == 0 && claims == 0 {
+		inUse, _ := w.TemplateInUse(ctx, t) // a directory that cannot say: only the copies seen here are listed
+		if len(live) == 0 && !inUse {
 			continue
 		}
 		var vers []string
@@ -377,7 +377,7 @@ func (w *World) copies(ctx context.Context) []string {
 			vers = append(vers, fmt.Sprintf("%s (version %d)", z.ID(), z.Version()))
 		}
 		sort.Strings(vers)
-		line := fmt.Sprintf("%s: %d live cop%s keep the version each was minted from", t, len(live), map[bool]string{true: "y", false: "ies"}[len(live) == 1])
+		line := fmt.Sprintf("%s: %d live cop%s keep the version each was minted from", t, len(live), plural(len(live), "y", "ies"))
 		if len(vers) > 0 {
 			line += ": " + strings.Join(vers, ", ")
 		}

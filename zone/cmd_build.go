@@ -46,7 +46,7 @@ func (z *Zone) areasBuilder(c *Char) {
 		note := ""
 		switch {
 		case zp.Instanceable:
-			note = fmt.Sprintf("instanceable, %d live cop%s", live[id], map[bool]string{true: "y", false: "ies"}[live[id] == 1])
+			note = fmt.Sprintf("instanceable, %d live cop%s", live[id], plural(live[id], "y", "ies"))
 		case live[id] == 0:
 			note = "not hosted"
 		}
