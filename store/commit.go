@@ -89,8 +89,6 @@ func (db *DB) Commit(batches []*Batch) (results []error, err error) {
 		for i, b := range batches {
 			if berr := db.check(tx, b); berr != nil {
 				results[i] = berr
-				db.refused.Add(1)
-				db.met.countRefused(berr)
 				continue
 			}
 			committed++
@@ -116,6 +114,14 @@ func (db *DB) Commit(batches []*Batch) (results []error, err error) {
 	}
 	if high > db.itemHigh.Load() {
 		db.itemHigh.Store(high)
+	}
+	// Refusals are counted once the transaction they were judged in has
+	// committed: one that failed wrote nothing and refused nothing.
+	for _, r := range results {
+		if berr, ok := r.(*BatchError); ok {
+			db.refused.Add(1)
+			db.met.countRefused(berr)
+		}
 	}
 	db.commits.Add(1)
 	return results, nil

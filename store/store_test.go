@@ -348,9 +348,14 @@ func TestStore_FullDiskFailsCleanly(t *testing.T) {
 	for i := 0; i < 20000; i++ {
 		big.Items = append(big.Items, Item{ID: uint64(100 + i), Proto: strings.Repeat("p", 60)})
 	}
-	res, err := db.Commit([]*Batch{{Zone: "town", Chars: []*Character{big}}})
-	if err == nil || res[0] == nil {
+	refused := db.Refused()
+	stale := char("Keep", 0, "town", "r", 1) // an older login's save: refused in the same transaction
+	res, err := db.Commit([]*Batch{{Zone: "town", Chars: []*Character{stale}}, {Zone: "town", Chars: []*Character{big}}})
+	if err == nil || res[1] == nil {
 		t.Fatal("a commit past the size cap succeeded")
+	}
+	if db.Refused() != refused {
+		t.Errorf("a failed transaction counted %d refusals; it refused nothing, it wrote nothing", db.Refused()-refused)
 	}
 	if c, err := db.Character("Keep"); err != nil || len(c.Items) != 1 {
 		t.Fatalf("committed data lost after a failed commit: %v", err)
