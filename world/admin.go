@@ -250,7 +250,7 @@ func (a admin) Stat(by, name string, done func(string)) {
 		}
 		b.WriteString(".\n")
 		if acct != nil {
-			r := zone.Roles{Admin: acct.Admin || w.configAdmin(name), Builder: acct.Builder, BuildZones: acct.BuildZones}
+			r := w.rolesOf(name, acct.Roles)
 			fmt.Fprintf(&b, "Account: made %s, last login %s; %s; %d SSH keys.\n",
 				day(acct.Created), day(acct.LastLogin), describeRoles(r), len(acct.Keys))
 		}

@@ -23,20 +23,24 @@ func (w *World) configAdmin(name string) bool {
 	return slices.ContainsFunc(w.cfg.Admins, func(a string) bool { return strings.EqualFold(a, name) })
 }
 
+// rolesOf is what an account's stored roles grant name, the config's
+// admins added.
+func (w *World) rolesOf(name string, r store.Roles) zone.Roles {
+	return zone.Roles{Admin: r.Admin || w.configAdmin(name), Builder: r.Builder, BuildZones: r.BuildZones}
+}
+
 // roles reads an account's roles, the config's admins added. An account
 // that cannot be read grants nothing beyond the config, and is logged.
 func (w *World) roles(name string) zone.Roles {
-	r := zone.Roles{Admin: w.configAdmin(name)}
 	a, err := w.db.Account(name)
 	switch {
 	case errors.Is(err, store.ErrNotFound):
 	case err != nil:
 		w.log.Error("world: account roles cannot be read; the character plays without them", logev.ID(4301), logev.Player(name), "err", err)
 	default:
-		r.Admin = r.Admin || a.Admin
-		r.Builder, r.BuildZones = a.Builder, a.BuildZones
+		return w.rolesOf(name, a.Roles)
 	}
-	return r
+	return w.rolesOf(name, store.Roles{})
 }
 
 // ChangeRole grants or revokes a role, on its own goroutine (it writes the
@@ -103,7 +107,7 @@ func (w *World) changeRole(ch zone.RoleChange) string {
 	} else {
 		w.log.Info("world: an admin revoked a role", logev.ID(8122), logev.Player(name), "by", ch.By, "role", ch.Role, "zones", strings.Join(ch.Zones, ","))
 	}
-	now := zone.Roles{Admin: after.Admin || w.configAdmin(name), Builder: after.Builder, BuildZones: after.BuildZones}
+	now := w.rolesOf(name, after)
 	if z := w.Where(name); z != nil {
 		z.SetRoles(name, now)
 	}
@@ -141,7 +145,7 @@ func (w *World) RolesOf(name string, done func(reply string)) {
 		case err != nil:
 			done("The account cannot be read right now.")
 		default:
-			r := zone.Roles{Admin: a.Admin || w.configAdmin(name), Builder: a.Builder, BuildZones: a.BuildZones}
+			r := w.rolesOf(name, a.Roles)
 			line := fmt.Sprintf("%s is %s.", a.Name, describeRoles(r))
 			if w.configAdmin(name) {
 				line += " (An admin through [world] admins in the config file.)"
