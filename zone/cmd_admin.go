@@ -293,9 +293,7 @@ func orGone(result, name string) string {
 func (z *Zone) handleAdmin(m adminMsg) {
 	c := z.players[m.target]
 	if c == nil {
-		if nz := z.shard.Where(m.target); nz != nil && nz != z && m.hops < 4 {
-			m.hops++
-			nz.send(m)
+		if z.forward(m, m.target) {
 			return
 		}
 		if m.reply != nil {
@@ -436,9 +434,7 @@ func (z *Zone) handleStat(m statMsg) {
 	if c == nil {
 		// Crossing a border: the index names the zone the player is bound
 		// for, and the ask follows them there, as admin acts do.
-		if nz := z.shard.Where(m.name); nz != nil && nz != z && m.hops < 4 {
-			m.hops++
-			nz.send(m)
+		if z.forward(m, m.name) {
 			return
 		}
 		m.reply(StatInfo{}, false)
@@ -472,9 +468,7 @@ type snooper struct {
 func (z *Zone) handleSnoop(m snoopMsg) {
 	c := z.players[m.target]
 	if c == nil {
-		if nz := z.shard.Where(m.target); nz != nil && nz != z {
-			nz.send(m)
-		}
+		z.forward(m, m.target)
 		return
 	}
 	p := c.pl

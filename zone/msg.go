@@ -181,7 +181,6 @@ type reloadMsg struct{}
 type statMsg struct {
 	name  string
 	reply func(StatInfo, bool)
-	hops  int // times passed on, as adminMsg's
 }
 
 // snoopMsg starts (sess set) or ends (sess nil) by's watch of target's
@@ -200,7 +199,6 @@ type adminMsg struct {
 	room   string // adminTeleport: the room ref to go to
 	dest   *Zone  // adminTeleport: the zone that holds room; nil: the zone room names
 	note   string // what the admin typed, for the log
-	hops   int    // times passed on: a player always on the move is not chased for ever
 	// reply, if set, is told what came of it (adminLocate: the room and
 	// zone of the target, "" if not here); it runs on this zone's
 	// goroutine and must only post.

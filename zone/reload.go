@@ -61,9 +61,7 @@ func (z *Zone) handleBuilders(m buildersMsg) {
 	if m.to != "" {
 		c := z.players[m.to]
 		if c == nil {
-			if nz := z.shard.Where(m.to); nz != nil && nz != z {
-				nz.send(m)
-			}
+			z.forward(m, m.to)
 			return
 		}
 		z.sendLine(c, m.text)

@@ -113,9 +113,7 @@ func (z *Zone) handleRoles(m rolesMsg) {
 	if c == nil {
 		// On its way elsewhere: the mailbox keeps this behind the
 		// transfer. Gone: the next login reads the roles anyway.
-		if nz := z.shard.Where(m.name); nz != nil && nz != z {
-			nz.send(m)
-		}
+		z.forward(m, m.name)
 		return
 	}
 	z.setRoles(c, m.roles)

@@ -253,12 +253,15 @@ func (z *Zone) handleInput(m inputMsg) {
 // forward passes a message for a character this zone does not hold to
 // the zone the shard's residency index names, if that is another: the
 // message was routed before the character moved. The mailbox keeps it
-// behind the handoff that took the character there. Anything else (an old
-// session of a character taken over, a character gone) is dropped.
-func (z *Zone) forward(m msg, name string) {
+// behind the handoff that took the character there, so it finds them
+// there (or follows them on, if they have moved again). Anything else (an
+// old session of a character taken over, a character gone) is dropped:
+// forward reports false, and a message that owes an answer gives it.
+func (z *Zone) forward(m msg, name string) bool {
 	if nz := z.shard.Where(name); nz != nil && nz != z {
-		nz.send(m)
+		return nz.send(m)
 	}
+	return false
 }
 
 // quit takes the character out of the world now and closes its session.
