@@ -1,7 +1,6 @@
 package gate
 
 import (
-	"strings"
 	"sync/atomic"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -136,8 +135,8 @@ func (m *metrics) Collect(ch chan<- prometheus.Metric) {
 
 // clientLabel is the label a client name is counted under.
 func clientLabel(name string) string {
-	if l := strings.ToLower(name); knownClients[l] {
-		return l
+	if knownClients[name] {
+		return name
 	}
 	return "other"
 }

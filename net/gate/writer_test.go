@@ -184,17 +184,3 @@ func TestWriter_OverflowCutsAtOnceWithoutStallingWriters(t *testing.T) {
 		}
 	})
 }
-
-// A client counts under its own name whatever case it sends it in (Mudlet
-// says MUDLET in TTYPE), and a name off the list counts as "other", so a
-// client cannot make up label values.
-func TestClientLabel_NamesInAnyCase(t *testing.T) {
-	for in, want := range map[string]string{
-		"MUDLET": "mudlet", "Mudlet": "mudlet", "TINTIN++": "tintin++", "telnet": "telnet",
-		"ssh": "ssh", "MyOwnClient 1.0": "other", "": "other", "mudlet\x00": "other",
-	} {
-		if got := clientLabel(in); got != want {
-			t.Errorf("clientLabel(%q) = %q, want %q", in, got, want)
-		}
-	}
-}
