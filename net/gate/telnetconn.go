@@ -17,8 +17,9 @@ type telnetConn struct {
 	dec *telnet.Decoder // reader goroutine only
 	enc *telnet.Encoder // writer goroutine only
 	// depth is colorDepth's answer, worked out when the client says more
-	// about itself: the writer asks for every burst. atomic: written by
-	// the reader, read by the writer.
+	// about itself: the writer asks for every burst, and info for every
+	// Width and Client a zone asks. atomic: written by the reader, read by
+	// the writer and the zones.
 	depth atomic.Int32
 }
 
@@ -117,8 +118,10 @@ func colorOf(l telnet.ColorLevel) world.ColorLevel {
 func (t *telnetConn) info() clientInfo {
 	w, h := t.o.Size()
 	ci := t.o.Client()
-	inf := clientInfo{width: w, height: h, screenReader: t.o.ScreenReader(), utf8: t.o.UTF8(), name: ci.Name, terminal: ci.Terminal, mccp: t.enc.Compressing()}
-	inf.color = colorOf(ci.ColorLevel())
+	inf := clientInfo{width: w, height: h, utf8: t.o.UTF8(), name: ci.Name, terminal: ci.Terminal, mccp: t.enc.Compressing()}
+	// The depth worked out when the client last said something of itself:
+	// not again for every Width or Client a zone asks.
+	inf.color, inf.screenReader = t.colorDepth()
 	if inf.name == "" {
 		inf.name = "telnet"
 	}
