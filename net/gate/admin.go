@@ -3,7 +3,6 @@ package gate
 import (
 	"net"
 	"net/netip"
-	"strconv"
 	"time"
 
 	"zonemud/world"
@@ -49,7 +48,7 @@ func (g *Gate) Kick(match func(world.SessionInfo) bool, line string) int {
 func (s *Session) info() world.SessionInfo {
 	inf := s.c.info()
 	si := world.SessionInfo{
-		ID: s.id, Front: s.front, Client: inf.name, Color: colorName(s.colorLevel()),
+		ID: s.id, Front: s.front, Client: inf.name, Color: s.colorLevel().String(),
 		MCCP: inf.mccp, UTF8: inf.utf8, Reader: inf.screenReader, Width: inf.width,
 		Idle: time.Since(time.Unix(0, s.lastRead.Load())), Remote: s.remote.String(), Addr: addrOf(s.remote),
 	}
@@ -57,21 +56,6 @@ func (s *Session) info() world.SessionInfo {
 		si.Name = *n
 	}
 	return si
-}
-
-// colorName names a colour level as the color command does.
-func colorName(l world.ColorLevel) string {
-	switch l {
-	case world.ColorNone:
-		return "off"
-	case world.Color16:
-		return "16"
-	case world.Color256:
-		return "256"
-	case world.ColorTrue:
-		return "truecolor"
-	}
-	return strconv.Itoa(int(l))
 }
 
 // addrOf is the IP address of a remote address, or the zero Addr.
