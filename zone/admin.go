@@ -44,7 +44,6 @@ type StatInfo struct {
 	LinkDead, Frozen, Logged             bool
 	Snoopers                             []string
 	Settings                             Settings
-	Client                               ClientInfo
 }
 
 // Stat asks the zone for what it knows of a player it holds; reply is

@@ -449,9 +449,6 @@ func (z *Zone) handleStat(m statMsg) {
 	if c.room != nil {
 		si.Room, si.RoomName = c.room.ref(), c.room.proto.Name
 	}
-	if p.sess != nil {
-		si.Client = p.sess.Client()
-	}
 	for _, sn := range p.snoopers {
 		si.Snoopers = append(si.Snoopers, sn.name)
 	}
