@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"zonemud/internal/servertest"
+	"zonemud/server/servertest"
 )
 
 // zonemud backup on a stopped server opens the database read-only: the

@@ -14,9 +14,9 @@ import (
 
 	bolt "go.etcd.io/bbolt"
 
-	"zonemud/internal/servertest"
+	"zonemud/content"
+	"zonemud/server/servertest"
 	"zonemud/store"
-	"zonemud/world/content"
 )
 
 const crashCheckpointSecs = 1

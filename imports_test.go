@@ -24,7 +24,7 @@ const module = "zonemud"
 
 // wiring may import anything: main and the packages that are part of its
 // wiring (config, the server, and the test harness that starts it).
-var wiring = []string{"", "internal/config", "internal/server", "internal/servertest"}
+var wiring = []string{"", "server/config", "server", "server/servertest"}
 
 // utilities are stdlib-level packages: they import nothing of the project
 // (mayImport says so, and the test holds it), and any package may import
@@ -44,10 +44,10 @@ var mayImport = map[string][]string{
 	"net/telnet/telnettest": {"net/telnet"},
 	"net/gate":              {"world", "net/telnet"},
 	"net/sshd":              {"net/gate"},
-	"world":                 {"zone", "script", "store", "world/content"},
+	"world":                 {"zone", "script", "store", "content"},
 	"world/dirtest":         {"world", "store"},
-	"world/content":         {},
-	"zone":                  {"script", "world/content"},
+	"content":               {},
+	"zone":                  {"script", "content"},
 	"script":                {},
 	"store":                 {},
 }
@@ -58,24 +58,24 @@ var mayImport = map[string][]string{
 // packages it may import (telnettest with telnet).
 var testMayImport = map[string]map[string]string{
 	"zone": {
-		"world":               "zone tests drive zones with the real world as their shard",
-		"store":               "the world they drive needs a real store",
-		"internal/servertest": "end-to-end tests of a zone run a whole server",
-		"internal/genworld":   "the reconcile benchmark takes a zone of the generated world",
+		"world":             "zone tests drive zones with the real world as their shard",
+		"store":             "the world they drive needs a real store",
+		"server/servertest": "end-to-end tests of a zone run a whole server",
+		"internal/genworld": "the reconcile benchmark takes a zone of the generated world",
 	},
 	"net/gate": {
-		"internal/servertest":   "end-to-end tests of the gate run a whole server",
+		"server/servertest":     "end-to-end tests of the gate run a whole server",
 		"net/telnet/telnettest": "scripted telnet clients",
 	},
 	"net/sshd": {
-		"internal/config":     "end-to-end tests start a server with an SSH front",
-		"internal/server":     "as above",
-		"internal/servertest": "as above",
-		"store":               "a test registers a key in the account directly",
+		"server/config":     "end-to-end tests start a server with an SSH front",
+		"server":            "as above",
+		"server/servertest": "as above",
+		"store":             "a test registers a key in the account directly",
 	},
 	"net/telnet":        {"net/telnet/telnettest": "a telnet package's own test helpers"},
 	"world":             {"world/dirtest": "the local directory runs the directory contract suite"},
-	"internal/genworld": {"world/content": "a generated world must load"},
+	"internal/genworld": {"content": "a generated world must load"},
 }
 
 // violation is one import across a wall.

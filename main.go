@@ -32,13 +32,13 @@ import (
 	"syscall"
 	"time"
 
-	"zonemud/internal/config"
+	"zonemud/content"
 	"zonemud/internal/genworld"
 	"zonemud/internal/logev"
-	"zonemud/internal/server"
+	"zonemud/server"
+	"zonemud/server/config"
 	"zonemud/store"
 	"zonemud/world"
-	"zonemud/world/content"
 )
 
 // version and stampedCommit are set at build time by scripts/release

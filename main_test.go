@@ -18,7 +18,7 @@ import (
 
 	gossh "golang.org/x/crypto/ssh"
 
-	"zonemud/internal/servertest"
+	"zonemud/server/servertest"
 	"zonemud/store"
 )
 

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"zonemud/internal/servertest"
+	"zonemud/server/servertest"
 )
 
 // An admin's reboot saves everyone, stops, and starts the server again in

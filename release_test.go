@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"zonemud/internal/servertest"
+	"zonemud/server/servertest"
 )
 
 // scripts/release builds a static binary with the version and commit in

@@ -8,7 +8,7 @@ import (
 	"path/filepath"
 	"time"
 
-	"zonemud/internal/config"
+	"zonemud/server/config"
 	"zonemud/store"
 )
 

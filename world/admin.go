@@ -10,8 +10,8 @@ import (
 	"sync"
 	"time"
 
+	"zonemud/content"
 	"zonemud/internal/logev"
-	"zonemud/world/content"
 	"zonemud/zone"
 )
 

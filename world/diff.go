@@ -7,8 +7,8 @@ import (
 	"sort"
 	"strings"
 
+	"zonemud/content"
 	"zonemud/script"
-	"zonemud/world/content"
 	"zonemud/zone"
 )
 

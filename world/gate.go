@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"time"
 
+	"zonemud/content"
 	"zonemud/store"
-	"zonemud/world/content"
 	"zonemud/zone"
 )
 

@@ -8,9 +8,9 @@ import (
 	"sync/atomic"
 	"time"
 
+	"zonemud/content"
 	"zonemud/internal/logev"
 	"zonemud/store"
-	"zonemud/world/content"
 	"zonemud/zone"
 )
 

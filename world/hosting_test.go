@@ -18,8 +18,8 @@ import (
 	"testing/synctest"
 	"time"
 
+	"zonemud/content"
 	"zonemud/store"
-	"zonemud/world/content"
 	"zonemud/zone"
 )
 

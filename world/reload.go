@@ -10,9 +10,9 @@ import (
 	"sync"
 	"time"
 
+	"zonemud/content"
 	"zonemud/internal/logev"
 	"zonemud/script"
-	"zonemud/world/content"
 	"zonemud/zone"
 )
 

@@ -5,7 +5,7 @@ import (
 	"testing"
 	"testing/synctest"
 
-	"zonemud/world/content"
+	"zonemud/content"
 	"zonemud/zone"
 )
 

@@ -7,8 +7,8 @@ import (
 	"strconv"
 	"strings"
 
+	"zonemud/content"
 	"zonemud/script"
-	"zonemud/world/content"
 	"zonemud/zone"
 )
 

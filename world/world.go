@@ -11,10 +11,10 @@ import (
 	"sync/atomic"
 	"time"
 
+	"zonemud/content"
 	"zonemud/internal/logev"
 	"zonemud/script"
 	"zonemud/store"
-	"zonemud/world/content"
 	"zonemud/zone"
 )
 

@@ -9,8 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"zonemud/content"
 	"zonemud/store"
-	"zonemud/world/content"
 	"zonemud/zone"
 )
 

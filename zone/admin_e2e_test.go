@@ -4,7 +4,7 @@ import (
 	"context"
 	"testing"
 
-	"zonemud/internal/servertest"
+	"zonemud/server/servertest"
 	"zonemud/world"
 )
 

@@ -4,7 +4,7 @@ import (
 	"strconv"
 	"time"
 
-	"zonemud/world/content"
+	"zonemud/content"
 )
 
 // affect is one affect on a character.

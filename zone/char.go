@@ -3,7 +3,7 @@ package zone
 import (
 	"time"
 
-	"zonemud/world/content"
+	"zonemud/content"
 )
 
 // rid is a runtime id: unique within one zone, reassigned when an entity

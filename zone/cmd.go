@@ -4,7 +4,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"zonemud/world/content"
+	"zonemud/content"
 )
 
 // command is one verb. Every handler has the same signature; its usage text

@@ -5,8 +5,8 @@ import (
 	"strings"
 	"time"
 
+	"zonemud/content"
 	"zonemud/internal/logev"
-	"zonemud/world/content"
 )
 
 // The admin commands. Each is an admin's act on the world or on a player;

@@ -9,9 +9,9 @@ import (
 	"sync"
 	"time"
 
+	"zonemud/content"
 	"zonemud/internal/typo"
 	"zonemud/script"
-	"zonemud/world/content"
 )
 
 // Builder commands: the running world seen as builders see it. To anyone

@@ -3,7 +3,7 @@ package zone
 import (
 	"strings"
 
-	"zonemud/world/content"
+	"zonemud/content"
 )
 
 // act tells everyone in room but skip what actor did. In format, $n is the

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"zonemud/world/content"
+	"zonemud/content"
 )
 
 // Player settings: colour, screen reader, brief rooms, vitals in the

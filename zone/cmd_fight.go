@@ -4,8 +4,8 @@ import (
 	"strconv"
 	"strings"
 
+	"zonemud/content"
 	"zonemud/internal/logev"
-	"zonemud/world/content"
 )
 
 const killUsage = `kill <target>

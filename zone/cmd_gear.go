@@ -5,7 +5,7 @@ import (
 	"slices"
 	"strings"
 
-	"zonemud/world/content"
+	"zonemud/content"
 )
 
 // Gear, containers, doors and light.

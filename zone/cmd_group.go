@@ -5,7 +5,7 @@ import (
 	"strings"
 	"time"
 
-	"zonemud/world/content"
+	"zonemud/content"
 )
 
 // Following and parties. A player follows another by choice (follow), and

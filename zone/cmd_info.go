@@ -6,8 +6,8 @@ import (
 	"strings"
 	"time"
 
+	"zonemud/content"
 	"zonemud/internal/logev"
-	"zonemud/world/content"
 )
 
 // maxListed is how many others a room listing names before it sums up the

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"zonemud/world/content"
+	"zonemud/content"
 )
 
 // Item commands handle at most maxAll items at once, so `get all` in a room

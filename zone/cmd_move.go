@@ -1,8 +1,8 @@
 package zone
 
 import (
+	"zonemud/content"
 	"zonemud/internal/logev"
-	"zonemud/world/content"
 )
 
 // cmdMove walks c one step in direction d, and those who follow c after.

@@ -1,7 +1,7 @@
 package zone
 
 import (
-	"zonemud/world/content"
+	"zonemud/content"
 )
 
 // Combat runs in rounds: one driver per zone, every round_pulses, started

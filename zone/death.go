@@ -4,7 +4,7 @@ import (
 	"strings"
 	"time"
 
-	"zonemud/world/content"
+	"zonemud/content"
 )
 
 // die handles a character reaching zero hit points. A mob leaves a corpse

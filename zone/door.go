@@ -1,6 +1,6 @@
 package zone
 
-import "zonemud/world/content"
+import "zonemud/content"
 
 // Doors. A door between two rooms is one door: both sides show the same
 // state. In one zone, changing a side changes the other at once. A door on

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"zonemud/internal/servertest"
+	"zonemud/server/servertest"
 )
 
 // A panic in one player's command handler disconnects only that player,

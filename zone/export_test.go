@@ -6,8 +6,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"zonemud/content"
 	"zonemud/script"
-	"zonemud/world/content"
 )
 
 // Test-only bridges into the package. Tests in package zone_test (which may

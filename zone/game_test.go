@@ -5,7 +5,7 @@ import (
 	"sync"
 	"testing"
 
-	"zonemud/world/content"
+	"zonemud/content"
 	"zonemud/zone"
 )
 

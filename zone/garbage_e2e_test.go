@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"zonemud/internal/servertest"
+	"zonemud/server/servertest"
 	"zonemud/zone"
 )
 

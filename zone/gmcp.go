@@ -4,7 +4,7 @@ import (
 	"encoding/json"
 	"strconv"
 
-	"zonemud/world/content"
+	"zonemud/content"
 )
 
 // GMCP Room.Info, in the IRE shape Mudlet's mapper reads: num is the room's

@@ -5,7 +5,7 @@ import (
 	"regexp"
 	"strings"
 
-	"zonemud/world/content"
+	"zonemud/content"
 )
 
 // Help must not promise what the game lacks. HelpProblems reads every help

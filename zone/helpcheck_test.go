@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"zonemud/internal/servertest"
-	"zonemud/world/content"
+	"zonemud/content"
+	"zonemud/server/servertest"
 	"zonemud/zone"
 )
 

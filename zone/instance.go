@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"time"
 
-	"zonemud/world/content"
+	"zonemud/content"
 )
 
 // Entering an instance copy, in three hops (the world's instance.go tells

@@ -1,8 +1,8 @@
 package zone
 
 import (
+	"zonemud/content"
 	"zonemud/internal/logev"
-	"zonemud/world/content"
 )
 
 // Item is an item's runtime state. Exactly one of room, carrier and in says

@@ -3,7 +3,7 @@ package zone
 import (
 	"time"
 
-	"zonemud/world/content"
+	"zonemud/content"
 )
 
 // Every message a zone's inbox or mailbox carries is one of the types in this

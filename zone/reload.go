@@ -6,8 +6,8 @@ import (
 	"strings"
 	"time"
 
+	"zonemud/content"
 	"zonemud/script"
-	"zonemud/world/content"
 )
 
 // A content reload. The world loads and validates a whole new version of

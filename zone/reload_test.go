@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"zonemud/internal/genworld"
-	"zonemud/internal/servertest"
+	"zonemud/server/servertest"
 	"zonemud/world"
 	"zonemud/zone"
 )

@@ -1,7 +1,7 @@
 package zone
 
 import (
-	"zonemud/world/content"
+	"zonemud/content"
 )
 
 // resetZone runs the zone's reset list: at boot, then every reset_secs.

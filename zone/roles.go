@@ -5,7 +5,7 @@ import (
 	"slices"
 	"strings"
 
-	"zonemud/world/content"
+	"zonemud/content"
 )
 
 // role is what a command asks of whoever types it, lowest first: an admin

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"zonemud/internal/servertest"
+	"zonemud/server/servertest"
 	"zonemud/zone"
 )
 

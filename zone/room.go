@@ -1,6 +1,6 @@
 package zone
 
-import "zonemud/world/content"
+import "zonemud/content"
 
 // Room is a room's runtime state. Its prototype is shared and immutable.
 // Zone goroutine only.

@@ -5,8 +5,8 @@ import (
 	"slices"
 	"time"
 
+	"zonemud/content"
 	"zonemud/internal/logev"
-	"zonemud/world/content"
 )
 
 // Saving (seed 002). The zone never writes to disk: it copies what changed

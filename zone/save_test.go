@@ -8,10 +8,10 @@ import (
 	"sync"
 	"testing"
 
-	"zonemud/internal/servertest"
+	"zonemud/content"
+	"zonemud/server/servertest"
 	"zonemud/store"
 	"zonemud/world"
-	"zonemud/world/content"
 	"zonemud/zone"
 )
 

@@ -6,9 +6,9 @@ import (
 	"strings"
 	"time"
 
+	"zonemud/content"
 	"zonemud/internal/logev"
 	"zonemud/script"
-	"zonemud/world/content"
 )
 
 // Scripts. Each zone owns one Lua VM (package script), made when the zone

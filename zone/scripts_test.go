@@ -8,11 +8,11 @@ import (
 	"strings"
 	"testing"
 
-	"zonemud/internal/servertest"
+	"zonemud/content"
 	"zonemud/script"
+	"zonemud/server/servertest"
 	"zonemud/store"
 	"zonemud/world"
-	"zonemud/world/content"
 	"zonemud/zone"
 )
 

@@ -1,8 +1,8 @@
 package zone
 
 import (
+	"zonemud/content"
 	"zonemud/internal/logev"
-	"zonemud/world/content"
 )
 
 // stats are the numbers combat reads, derived from level, attributes, gear

@@ -12,10 +12,10 @@ import (
 	"sync/atomic"
 	"time"
 
+	"zonemud/content"
 	"zonemud/internal/logev"
 	"zonemud/internal/queue"
 	"zonemud/script"
-	"zonemud/world/content"
 )
 
 // InboxSize is the capacity of a zone's inbox.

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"zonemud/world/content"
+	"zonemud/content"
 )
 
 func starter(t *testing.T) Options {

@@ -52,7 +52,7 @@
 // The gate reaches the game only through the world: world.World (accounts,
 // Enter), world.Route, and the types the world names for it (Session,
 // ClientInfo, Account, ColorLevel, RenderMarkup). It imports world,
-// net/telnet and internal/queue, and none of zone, store or world/content
+// net/telnet and internal/queue, and none of zone, store or content
 // (imports_test.go at the repository root holds this). It must not import
 // net/sshd, which imports it.
 package gate

@@ -4,7 +4,7 @@ import (
 	"bytes"
 	"testing"
 
-	"zonemud/internal/servertest"
+	"zonemud/server/servertest"
 )
 
 const optEcho = 1

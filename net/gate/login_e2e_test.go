@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"zonemud/internal/servertest"
+	"zonemud/server/servertest"
 )
 
 // 300 wrong guesses at one account at once, a hundred connections from

@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"zonemud/internal/servertest"
+	"zonemud/server/servertest"
 )
 
 // Telnet option codes and commands used by these tests.

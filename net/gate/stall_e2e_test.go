@@ -13,8 +13,8 @@ import (
 
 	gossh "golang.org/x/crypto/ssh"
 
-	"zonemud/internal/servertest"
 	"zonemud/net/gate"
+	"zonemud/server/servertest"
 )
 
 // A burst bigger than the telnet encoder's buffer, after a quiet spell

@@ -15,9 +15,9 @@ import (
 	"testing"
 	"time"
 
-	"zonemud/internal/servertest"
 	"zonemud/net/telnet"
 	"zonemud/net/telnet/telnettest"
+	"zonemud/server/servertest"
 )
 
 // TestTranscripts_Server replays the conformance transcripts of net/telnet

@@ -17,10 +17,10 @@ import (
 
 	gossh "golang.org/x/crypto/ssh"
 
-	"zonemud/internal/config"
-	"zonemud/internal/server"
-	"zonemud/internal/servertest"
 	"zonemud/net/sshd"
+	"zonemud/server"
+	"zonemud/server/config"
+	"zonemud/server/servertest"
 	"zonemud/store"
 )
 

@@ -8,9 +8,9 @@ import (
 
 	gossh "golang.org/x/crypto/ssh"
 
-	"zonemud/internal/config"
-	"zonemud/internal/servertest"
 	"zonemud/net/sshd"
+	"zonemud/server/config"
+	"zonemud/server/servertest"
 )
 
 // startWith is start with the server's config changed first.

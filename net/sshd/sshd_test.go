@@ -13,8 +13,8 @@ import (
 
 	gossh "golang.org/x/crypto/ssh"
 
-	"zonemud/internal/servertest"
 	"zonemud/net/sshd"
+	"zonemud/server/servertest"
 )
 
 func TestSSH_FirstLoginCreates_ThenKeyLogin(t *testing.T) {

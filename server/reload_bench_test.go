@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"zonemud/internal/genworld"
-	"zonemud/internal/servertest"
+	"zonemud/server/servertest"
 )
 
 // BenchmarkReload measures a builder's save on a running server: from the

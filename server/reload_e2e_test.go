@@ -9,9 +9,9 @@ import (
 	"testing"
 	"time"
 
-	"zonemud/internal/server"
-	"zonemud/internal/servertest"
-	"zonemud/world/content"
+	"zonemud/content"
+	"zonemud/server"
+	"zonemud/server/servertest"
 	"zonemud/zone"
 )
 

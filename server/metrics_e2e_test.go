@@ -16,8 +16,8 @@ import (
 	"github.com/prometheus/common/expfmt"
 	"github.com/prometheus/common/model"
 
-	"zonemud/internal/server"
-	"zonemud/internal/servertest"
+	"zonemud/server"
+	"zonemud/server/servertest"
 	"zonemud/world"
 )
 

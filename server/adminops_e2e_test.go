@@ -10,9 +10,9 @@ import (
 	"testing"
 	"time"
 
-	"zonemud/internal/config"
-	"zonemud/internal/server"
-	"zonemud/internal/servertest"
+	"zonemud/server"
+	"zonemud/server/config"
+	"zonemud/server/servertest"
 )
 
 // lockedBuffer is a log sink tests read while the server writes.

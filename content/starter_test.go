@@ -8,13 +8,13 @@ import (
 	"testing"
 	"testing/fstest"
 
-	"zonemud/world/content"
+	"zonemud/content"
 )
 
 // TestStarterWorld_Loads loads the shipped areas/ folder: the first thing a
 // new admin sees must be valid and big enough to play in.
 func TestStarterWorld_Loads(t *testing.T) {
-	set, err := content.Load(os.DirFS("../../areas"))
+	set, err := content.Load(os.DirFS("../areas"))
 	if err != nil {
 		t.Fatalf("starter world: %v", err)
 	}
@@ -56,7 +56,7 @@ func TestStarterWorld_Loads(t *testing.T) {
 // problems.
 func TestStarterWorld_SyntaxErrorReportedOnce(t *testing.T) {
 	fsys := fstest.MapFS{}
-	root := os.DirFS("../../areas")
+	root := os.DirFS("../areas")
 	err := fs.WalkDir(root, ".", func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
 			return err

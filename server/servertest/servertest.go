@@ -19,8 +19,8 @@ import (
 	"testing"
 	"time"
 
-	"zonemud/internal/config"
-	"zonemud/internal/server"
+	"zonemud/server"
+	"zonemud/server/config"
 	"zonemud/store"
 )
 

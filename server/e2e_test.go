@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"zonemud/internal/servertest"
+	"zonemud/server/servertest"
 )
 
 // The core journey of two players over real telnet connections: they meet

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"zonemud/internal/servertest"
+	"zonemud/server/servertest"
 	"zonemud/store"
 	"zonemud/world"
 )

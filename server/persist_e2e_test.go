@@ -6,8 +6,8 @@ import (
 	"testing"
 	"time"
 
-	"zonemud/internal/server"
-	"zonemud/internal/servertest"
+	"zonemud/server"
+	"zonemud/server/servertest"
 )
 
 // satchelAreas adds a satchel, a container anyone can carry, lying in the

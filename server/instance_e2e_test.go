@@ -7,9 +7,9 @@ import (
 	"testing"
 	"time"
 
-	"zonemud/internal/config"
-	"zonemud/internal/server"
-	"zonemud/internal/servertest"
+	"zonemud/server"
+	"zonemud/server/config"
+	"zonemud/server/servertest"
 	"zonemud/zone"
 )
 

@@ -11,8 +11,8 @@ import (
 	"testing"
 	"time"
 
-	"zonemud/internal/server"
-	"zonemud/internal/servertest"
+	"zonemud/server"
+	"zonemud/server/servertest"
 	"zonemud/store"
 )
 

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"zonemud/internal/servertest"
+	"zonemud/server/servertest"
 )
 
 // sparring is a cellar mob no fight in a test can kill, so that a test

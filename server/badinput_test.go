@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"zonemud/internal/servertest"
+	"zonemud/server/servertest"
 )
 
 // Bad input on one connection gets a refusal or a clean disconnect, and

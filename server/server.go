@@ -29,13 +29,13 @@ import (
 	gossh "golang.org/x/crypto/ssh"
 	"golang.org/x/time/rate"
 
-	"zonemud/internal/config"
+	"zonemud/content"
 	"zonemud/internal/logev"
 	"zonemud/net/gate"
 	"zonemud/net/sshd"
+	"zonemud/server/config"
 	"zonemud/store"
 	"zonemud/world"
-	"zonemud/world/content"
 )
 
 // Options are what Start needs beyond the configuration.

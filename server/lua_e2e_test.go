@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"zonemud/internal/servertest"
+	"zonemud/server/servertest"
 )
 
 // The starter world's scripts, driven by real players over telnet: a
