@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"go/parser"
 	"go/token"
 	"io/fs"
@@ -13,8 +14,8 @@ import (
 )
 
 // The walls between packages, as DESIGN draws them: imports point one way,
-// main -> net/* -> world -> zone -> script, world -> store, world and zone
-// -> content. The gate reaches the game only through the world; zone never
+// main -> server -> net/* -> world -> zone -> script, world -> store, world
+// and zone -> content, and everything -> internal. The gate reaches the game only through the world; zone never
 // imports world, store or the network; store and content import nothing of
 // the project. These tables hold those arrows package by package, so a
 // wrong import fails the build's tests instead of waiting for a reviewer.
@@ -23,8 +24,53 @@ import (
 const module = "zonemud"
 
 // wiring may import anything: main and the packages that are part of its
-// wiring (config, the server, and the test harness that starts it).
+// wiring (config, the server, and the test harness that starts it), all
+// under server/.
 var wiring = []string{"", "server/config", "server", "server/servertest"}
+
+// folders ranks the top-level folders as layers, highest first: a file
+// outside tests imports only from its own folder or a folder ranked below
+// it, so the tree reads like the layers before one opens a file. Folders
+// of equal rank (content and store) do not import each other. internal/
+// holds only leaves that every layer may use.
+var folders = map[string]int{
+	"":         10, // main.go and the root tests
+	"cmd":      10, // tools that stand beside the server
+	"server":   9,
+	"net":      8,
+	"world":    7,
+	"zone":     6,
+	"script":   5,
+	"content":  4,
+	"store":    4,
+	"internal": 1,
+}
+
+// folderOf is the top-level folder of a package path ("" for the root).
+func folderOf(pkg string) string {
+	top, _, _ := strings.Cut(pkg, "/")
+	return top
+}
+
+// folderArrow says whether an import from pkg to imp points down the
+// folder layers: nil if it does, the reason if it does not.
+func folderArrow(pkg, imp string) error {
+	from, to := folderOf(pkg), folderOf(imp)
+	if from == to {
+		return nil
+	}
+	rf, okf := folders[from]
+	rt, okt := folders[to]
+	switch {
+	case !okf:
+		return fmt.Errorf("folder %q is not ranked in folders", from)
+	case !okt:
+		return fmt.Errorf("folder %q is not ranked in folders", to)
+	case rf <= rt:
+		return fmt.Errorf("%s/ (rank %d) may not import from %s/ (rank %d)", from, rf, to, rt)
+	}
+	return nil
+}
 
 // utilities are stdlib-level packages: they import nothing of the project
 // (mayImport says so, and the test holds it), and any package may import
@@ -130,7 +176,17 @@ func checkImports(t *testing.T, root string) (bad []violation, unknown []string,
 			}
 			imp := strings.TrimPrefix(strings.TrimPrefix(p, module), "/")
 			seen++
-			if slices.Contains(wiring, pkg) || imp == pkg {
+			if imp == pkg {
+				continue
+			}
+			if _, ranked := folders[folderOf(pkg)]; ranked && !isTest {
+				if err := folderArrow(pkg, imp); err != nil {
+					rp, _ := filepath.Rel(root, path)
+					bad = append(bad, violation{filepath.ToSlash(rp), pkg, imp})
+					continue
+				}
+			}
+			if slices.Contains(wiring, pkg) {
 				continue
 			}
 			ok, known := mayImport[pkg]
@@ -176,7 +232,8 @@ func TestImports_FollowTheDesign(t *testing.T) {
 }
 
 // The check catches a wrong import: a fixture tree with a gate that
-// imports the zone, a zone that imports the world, a world test that
+// imports the zone, a piece of the wiring that reaches up a folder (the
+// tables let the wiring import anything; the folders do not), a zone that imports the world, a world test that
 // reaches up into the gate without an allowance, a utility that imports
 // the project, and a package nobody placed; the allowed imports beside
 // them (a zone test using the world, a zone using a utility) pass.
@@ -190,6 +247,7 @@ func TestImports_CatchesViolations(t *testing.T) {
 	want := []string{
 		"internal/queue/bad.go: zonemud/internal/queue imports zonemud/store",
 		"net/gate/bad.go: zonemud/net/gate imports zonemud/zone",
+		"server/config/bad.go: zonemud/server/config imports zonemud",
 		"world/bad_test.go: zonemud/world imports zonemud/net/gate",
 		"zone/bad.go: zonemud/zone imports zonemud/world",
 	}
@@ -202,5 +260,45 @@ func TestImports_CatchesViolations(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(root, "zone", "ok_test.go")); err != nil {
 		t.Fatalf("the fixture lost its allowed test import: %v", err)
+	}
+}
+
+// The tables and the folders agree: every arrow mayImport allows points
+// down the folder layers, every package the tables place sits in a ranked
+// folder, and the wiring all lives at the root or under server/.
+func TestImports_TablesFollowTheFolders(t *testing.T) {
+	for pkg, imps := range mayImport {
+		if _, ok := folders[folderOf(pkg)]; !ok {
+			t.Errorf("%s: folder %q is not ranked", show(pkg), folderOf(pkg))
+		}
+		for _, imp := range imps {
+			if err := folderArrow(pkg, imp); err != nil {
+				t.Errorf("mayImport lets %s import %s: %v", show(pkg), show(imp), err)
+			}
+		}
+	}
+	for _, u := range utilities {
+		if folderOf(u) != "internal" {
+			t.Errorf("utility %s lives outside internal/", show(u))
+		}
+	}
+	for _, w := range wiring {
+		if f := folderOf(w); f != "" && f != "server" {
+			t.Errorf("wiring package %s lives outside server/", show(w))
+		}
+	}
+	// The rule itself catches what reads wrong in a tree.
+	for _, c := range [][2]string{
+		{"zone", "world"}, {"content", "zone"}, {"store", "content"},
+		{"internal/queue", "store"}, {"net/gate", "server"}, {"world/dirtest", "net/gate"},
+	} {
+		if folderArrow(c[0], c[1]) == nil {
+			t.Errorf("folderArrow(%q, %q) allowed an arrow up the folders", c[0], c[1])
+		}
+	}
+	for _, c := range [][2]string{{"server", "net/gate"}, {"zone", "content"}, {"world/dirtest", "store"}, {"", "server"}} {
+		if err := folderArrow(c[0], c[1]); err != nil {
+			t.Errorf("folderArrow(%q, %q): %v", c[0], c[1], err)
+		}
 	}
 }
