@@ -85,6 +85,9 @@ type InstanceConfig struct {
 	// MintHook, if set, runs on the mint worker before each build, with
 	// the template. Tests hold the worker with it.
 	MintHook func(template string) `toml:"-"`
+	// BuildHook, if set, runs on the mint worker between the validation
+	// of template and the build. Tests land a reload there.
+	BuildHook func(template string) `toml:"-"`
 }
 
 // resolved is c with every 0 replaced by its default.
@@ -457,6 +460,9 @@ func (w *World) mintCopy(ctx context.Context, rec *instRec) (*zone.Zone, error) 
 	if err != nil {
 		drop()
 		return nil, err
+	}
+	if hook := w.inst.cfg.BuildHook; hook != nil {
+		hook(rec.template)
 	}
 	h, err := w.newHost(ctx, snap, zp, true)
 	if err != nil {

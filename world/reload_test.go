@@ -53,10 +53,10 @@ description = "Ropes and barrels along a stone quay."
 		synctest.Wait()
 		rep := <-reports
 		if !rep.Refused() {
-			t.Logf("a reload whose start room's zone is not hosted was applied: %s", rep.Text())
+			t.Fatalf("a reload whose start room's zone is not hosted was applied: %s", rep.Text())
 		}
 		if v := w.Snapshot().Version; v != 1 {
-			t.Logf("v %d", v)
+			t.Fatalf("the world runs version %d after a refused reload, want 1", v)
 		}
 		if w.Zone("harbor") != nil {
 			t.Fatal("harbor is hosted")
