@@ -113,3 +113,45 @@ func TestZone_EmptyZoneSleepsThroughItsCheckpoints(t *testing.T) {
 		}
 	})
 }
+
+// A zone that is awake pulses four times a second (the seed's 250 ms),
+// by the bubble's clock, so the count is exact on any machine. The inbox
+// a session posts into holds the seed's 256 lines.
+func TestZone_PulsesFourTimesASecond(t *testing.T) {
+	if zone.InboxSize != 256 {
+		t.Errorf("the inbox holds %d messages, want 256", zone.InboxSize)
+	}
+	synctest.Test(t, func(t *testing.T) {
+		set, err := content.Load(os.DirFS(filepath.Join(servertest.Root(), "areas")))
+		if err != nil {
+			t.Fatal(err)
+		}
+		db, err := store.Open(filepath.Join(t.TempDir(), "pulse.db"), store.DefaultConfig())
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer db.Close()
+		zcfg := zone.DefaultConfig()
+		zcfg.Dormant = false
+		w, err := world.New(set, db, world.DefaultConfig(), zcfg, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		w.Start()
+		defer func() {
+			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+			defer cancel()
+			if err := w.Shutdown(ctx); err != nil {
+				t.Error(err)
+			}
+		}()
+		z := w.Zone("emberfall")
+		synctest.Wait()
+		before := z.Pulses()
+		time.Sleep(10 * time.Second)
+		synctest.Wait()
+		if got := z.Pulses() - before; got != 40 {
+			t.Fatalf("%d pulses in 10 s, want 40", got)
+		}
+	})
+}

@@ -30,11 +30,11 @@ func (z *Zone) handleArrive(m arriveMsg) {
 	}
 	if m.sess != nil && m.sess.Closed() {
 		// The player hung up while the login was in flight.
-		z.shard.HandBack(m.rec, "gone")
+		z.handedBack(m.rec, "gone")
 		return
 	}
 	if z.stopping {
-		z.shard.HandBack(m.rec, "stop")
+		z.handedBack(m.rec, "stop")
 		if m.sess != nil {
 			m.sess.Close("The world is shutting down. Please come back in a moment.")
 		}
@@ -289,9 +289,15 @@ func (z *Zone) handBack(c *Char, why string) {
 	}
 	z.forget(c)
 	z.checkpoint([]*CharRecord{rec}, true)
-	z.log.Debug("zone: a character was handed back", logev.ID(7006), logev.Player(rec.Name), "why", why)
 	// The batch now belongs to the saver; the shard gets its own copy.
-	z.shard.HandBack(rec.Clone(), why)
+	z.handedBack(rec.Clone(), why)
+}
+
+// handedBack gives rec back to the shard and logs it: every hand-back
+// goes through here, so each writes its one 7006 line.
+func (z *Zone) handedBack(rec *CharRecord, why string) {
+	z.log.Debug("zone: a character was handed back", logev.ID(7006), logev.Player(rec.Name), "why", why)
+	z.shard.HandBack(rec, why)
 }
 
 // forget drops c and everything it carries from the zone's indexes, ends

@@ -732,7 +732,7 @@ func (z *Zone) handBackAfterFault(m msg, s Session) Session {
 		rec = z.record(half)
 		z.forget(half)
 	}
-	z.shard.HandBack(rec, "fault")
+	z.handedBack(rec, "fault")
 	return s
 }
 
@@ -814,7 +814,7 @@ func (z *Zone) stop() {
 		z.vm.Close()
 	}
 	for _, l := range leavers {
-		z.shard.HandBack(l.rec.Clone(), "stop")
+		z.handedBack(l.rec.Clone(), "stop")
 		if l.s != nil {
 			l.s.Close("The world is shutting down. Your character has been saved. See you soon!")
 		}
