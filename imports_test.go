@@ -15,10 +15,11 @@ import (
 
 // The walls between packages, as DESIGN draws them: imports point one way,
 // main -> server -> net/* -> world -> zone -> script, world -> store, world
-// and zone -> content, and everything -> internal. The gate reaches the game only through the world; zone never
-// imports world, store or the network; store and content import nothing of
-// the project. These tables hold those arrows package by package, so a
-// wrong import fails the build's tests instead of waiting for a reviewer.
+// and zone -> content, and everything -> internal. The gate reaches the
+// game only through the world; zone never imports world, store or the
+// network; store and content import nothing of the project. These tables
+// hold those arrows package by package, so a wrong import fails the
+// build's tests instead of waiting for a reviewer.
 
 // module is the module path the tree is checked as.
 const module = "zonemud"
@@ -233,10 +234,11 @@ func TestImports_FollowTheDesign(t *testing.T) {
 
 // The check catches a wrong import: a fixture tree with a gate that
 // imports the zone, a piece of the wiring that reaches up a folder (the
-// tables let the wiring import anything; the folders do not), a zone that imports the world, a world test that
-// reaches up into the gate without an allowance, a utility that imports
-// the project, and a package nobody placed; the allowed imports beside
-// them (a zone test using the world, a zone using a utility) pass.
+// tables let the wiring import anything; the folders do not), a zone that
+// imports the world, a world test that reaches up into the gate without an
+// allowance, a utility that imports the project, and a package nobody
+// placed; the allowed imports beside them (a zone test using the world, a
+// zone using a utility) pass.
 func TestImports_CatchesViolations(t *testing.T) {
 	root := filepath.Join("testdata", "imports")
 	bad, unknown, _ := checkImports(t, root)
