@@ -665,16 +665,21 @@ func TestInstance_CapsAndRate(t *testing.T) {
 		synctest.Test(t, func(t *testing.T) {
 			icfg := world.InstanceConfig{PerAccount: 3, MintBurst: 6, MintWindowSecs: 60}
 			h := holdMints(&icfg)
-			close(h.release)
 			w := instWorld(t, icfg, atBarrow("Churn"))
 			p := enterAs(t, w, "Churn")
 			churn := func() string {
 				// Ask, then walk away before the answer: the copy is
-				// abandoned, and its slot free again.
+				// abandoned, and its slot free again. The mint is held
+				// until the player has gone, so its answer can never
+				// come first (once it did, and the player walked into
+				// the copy).
 				mark := p.mark()
-				p.rt.Input(p.seq+1, "down")
-				p.rt.Input(p.seq+2, "south")
-				p.seq += 2
+				p.do("down")
+				p.do("south")
+				select {
+				case h.release <- struct{}{}: // a mint was asked for
+				default: // refused before any mint began
+				}
 				synctest.Wait()
 				p.do("north")
 				return p.since(mark)
