@@ -439,7 +439,7 @@ func genWorld(args []string, stdout, stderr io.Writer) int {
 	fset := flag.NewFlagSet("zonemud genworld", flag.ContinueOnError)
 	fset.SetOutput(stderr)
 	fset.Usage = func() {
-		fmt.Fprintln(stderr, "usage: zonemud genworld [-rooms N] [-per-zone N] [-seed N] DIR\n\n"+
+		fmt.Fprintln(stderr, "usage: zonemud genworld [-rooms N] [-per-zone N] [-seed N] [-tree FxD] DIR\n\n"+
 			"Writes a world of N plain rooms into the empty folder DIR: zones of rooms on a\n"+
 			"grid, joined across the world by up, down and diagonal exits, with the starter\n"+
 			"world's game.toml and help.toml. Point areas_dir at DIR to serve it.")
@@ -448,8 +448,16 @@ func genWorld(args []string, stdout, stderr io.Writer) int {
 	rooms := fset.Int("rooms", 10000, "rooms in all")
 	perZone := fset.Int("per-zone", 100, "rooms per zone")
 	seed := fset.Uint64("seed", 1, "the same seed writes the same world")
+	treeShape := fset.String("tree", "", "write a tree instead, `FANOUTxDEPTH` (9x4: 6,561 leaves in 81 zones of 91 rooms), every room with up to its parent")
 	if err := fset.Parse(args); err != nil {
 		return 2
+	}
+	var tree genworld.TreeOptions
+	if *treeShape != "" {
+		if _, err := fmt.Sscanf(*treeShape, "%dx%d", &tree.Fanout, &tree.Depth); err != nil || tree.Depth == 0 {
+			fmt.Fprintf(stderr, "zonemud: genworld: -tree %q: want FANOUTxDEPTH, such as 9x4\n", *treeShape)
+			return 2
+		}
 	}
 	if fset.NArg() != 1 {
 		fset.Usage()
@@ -461,7 +469,7 @@ func genWorld(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	help, _ := fs.ReadFile(areasFS(), "help.toml") // optional
-	st, err := genworld.Generate(fset.Arg(0), genworld.Options{Rooms: *rooms, RoomsPerZone: *perZone, Seed: *seed, Game: game, Help: help})
+	st, err := genworld.Generate(fset.Arg(0), genworld.Options{Rooms: *rooms, RoomsPerZone: *perZone, Seed: *seed, Game: game, Help: help, Tree: tree})
 	if err != nil {
 		fmt.Fprintln(stderr, "zonemud:", err)
 		return 1

@@ -151,6 +151,18 @@ func (b *bot) prepare(ctx context.Context) bool {
 			return false
 		}
 	}
+	if r.cfg.Tree.Depth > 0 {
+		for _, step := range r.cfg.Tree.TreePath(b.idx) {
+			spec := newSpec(Command{Line: step, Markers: moveMarkers})
+			if !b.do(ctx, &spec) {
+				if ctx.Err() == nil {
+					b.failure = "no answer on the way to its leaf: " + step
+				}
+				return false
+			}
+			b.walked++
+		}
+	}
 	return true
 }
 

@@ -80,7 +80,7 @@ func mainErr() int {
 		return 2
 	}
 	list := sc.Commands
-	cfg.Scenario, cfg.Walk, cfg.InOrder, cfg.Series = sc.Name, sc.Walk, sc.InOrder, sc.Series
+	cfg.Scenario, cfg.Walk, cfg.InOrder, cfg.Series, cfg.Tree = sc.Name, sc.Walk, sc.InOrder, sc.Series, sc.Tree
 	if sc.Path != "" {
 		path, err := ParseCommands(sc.Path)
 		if err != nil {

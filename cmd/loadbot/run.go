@@ -13,6 +13,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+	"zonemud/internal/genworld"
 )
 
 // Config is what one run does. The zero value is not useful; main fills it
@@ -31,6 +32,9 @@ type Config struct {
 	Walk int
 	// Path is typed in order after the walk, before the bot is ready.
 	Path []Command
+	// Tree, if its Depth is set, sends bot i after the path to leaf i of a
+	// tree world (zonemud genworld -tree), one step a level.
+	Tree genworld.TreeOptions
 	// InOrder: each round types every command in order (Scenario.InOrder).
 	InOrder bool
 	// Series: command line -> series name (Scenario.Series).

@@ -8,11 +8,14 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"zonemud/internal/genworld"
 )
 
 func testConfig(addr string) Config {
@@ -503,5 +506,34 @@ func TestRun_InOrderRoundsAndSeries(t *testing.T) {
 		if !strings.Contains(s.Text(), "mint: ") {
 			t.Errorf("the summary has no mint line:\n%s", s.Text())
 		}
+	}
+}
+
+// On a tree world each bot first walks to its own leaf, one step a
+// level, and only then sends the scenario's commands.
+func TestRun_TreeSendsEachBotToItsOwnLeaf(t *testing.T) {
+	f := newFakeServer(t, fakeOpts{eor: true})
+	cfg := testConfig(f.addr())
+	cfg.Bots = 6
+	cfg.Tree = genworld.TreeOptions{Fanout: 4, Depth: 2} // north east south west: the fake's rooms
+	cfg.Commands = mustCommands("look")
+	s := runWithin(t, context.Background(), cfg, 30*time.Second)
+	checkHealthy(t, s, cfg)
+	if s.Walked != int64(cfg.Bots*cfg.Tree.Depth) {
+		t.Errorf("walked %d steps, want %d", s.Walked, cfg.Bots*cfg.Tree.Depth)
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	paths := map[string]bool{}
+	for i := range cfg.Bots {
+		name := botName(cfg.Prefix, i)
+		typed, want := f.typed[name], cfg.Tree.TreePath(i)
+		if len(typed) < len(want)+1 || !slices.Equal(typed[:len(want)], want) || typed[len(want)] != "look" {
+			t.Errorf("%s typed %q: want its way to leaf %d (%q) first, then look", name, typed, i, want)
+		}
+		paths[strings.Join(want, " ")] = true
+	}
+	if len(paths) != cfg.Bots {
+		t.Errorf("%d bots took %d distinct ways", cfg.Bots, len(paths))
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"zonemud/internal/genworld"
 )
 
 // Command is one thing a bot may type, and how it knows the answer.
@@ -112,6 +113,8 @@ type Scenario struct {
 	// walked), before it counts as ready: the way to where its commands
 	// apply. It is in ParseCommands form.
 	Path string
+	// Tree sends bot i to leaf i of a tree world (see Config.Tree).
+	Tree genworld.TreeOptions
 	// InOrder makes each round type every command, in order, each as soon
 	// as the one before is answered, a round every -every; without it a
 	// bot types one command at random every -every.
@@ -153,6 +156,13 @@ var Scenarios = []Scenario{
 		Commands: "down|The Crumbling Stair|" + strings.Join(mintRefusals, "|") + ",north,south,up",
 		InOrder:  true,
 		Series:   map[string]string{"down": "mint"},
+	},
+	{
+		Name: "gather",
+		About: "on a tree world (zonemud genworld -tree 9x4), each bot walks to its own leaf, then looks, talks and " +
+			"goes up or down at random: up and down drift bots into the upper rooms and the down spine in packs",
+		Commands: "look,say hello,up,down",
+		Tree:     genworld.TreeOptions{Fanout: 9, Depth: 4},
 	},
 	{
 		Name:     "walk",

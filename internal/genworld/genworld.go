@@ -11,6 +11,9 @@
 // players leave a town). Descriptions are made from word lists; the same
 // seed gives the same world, byte for byte.
 //
+// With Tree set the shape is a tree instead (see TreeOptions): a world
+// whose shape gathers players, as towns, boss doors and recall points do.
+//
 // The package writes files and starts no goroutines.
 package genworld
 
@@ -22,6 +25,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 )
 
@@ -35,6 +39,41 @@ type Options struct {
 	// generated room. Help, if set, is written as help.toml.
 	Game []byte
 	Help []byte
+	// Tree, if its Depth is set, writes a tree instead of grids; Rooms
+	// and RoomsPerZone are then ignored.
+	Tree TreeOptions
+}
+
+// TreeOptions shape a tree world. The start room is the root; each room
+// has Fanout children, reached by the first Fanout of TreeDirs, and every
+// room but the root has up to its parent, so that only up leads back:
+// players who walk up and down at random drift into the upper rooms and
+// the down spine in packs. A zone is a room two levels below the root with
+// everything under it; the root and the first level are a zone of their
+// own. Fanout 9 and Depth 4 make 6,561 leaves in 81 zones of 91 rooms.
+type TreeOptions struct {
+	Fanout int // children of each room, 1 to 9
+	Depth  int // levels below the root, 1 to 6
+}
+
+// TreeDirs are the exits from a tree room to its children, in order:
+// child k of a room is through TreeDirs[k].
+var TreeDirs = [9]string{"north", "east", "south", "west", "northeast", "northwest", "southeast", "southwest", "down"}
+
+// TreePath is the way from the root to leaf k of a tree (k taken modulo
+// the number of leaves): the exits to walk, one a level.
+func (t TreeOptions) TreePath(k int) []string {
+	leaves := 1
+	for range t.Depth {
+		leaves *= t.Fanout
+	}
+	k %= leaves
+	path := make([]string, t.Depth)
+	for i := t.Depth - 1; i >= 0; i-- {
+		path[i] = TreeDirs[k%t.Fanout]
+		k /= t.Fanout
+	}
+	return path
 }
 
 // gridWidth is the width of a zone's grid of rooms.
@@ -51,7 +90,13 @@ func Generate(dir string, o Options) (Stats, error) {
 	if o.RoomsPerZone == 0 {
 		o.RoomsPerZone = 100
 	}
+	tree := o.Tree.Depth != 0
 	switch {
+	case tree && (o.Tree.Depth < 1 || o.Tree.Depth > 6):
+		return Stats{}, fmt.Errorf("genworld: a tree %d levels deep is out of range 1 to 6", o.Tree.Depth)
+	case tree && (o.Tree.Fanout < 1 || o.Tree.Fanout > len(TreeDirs)):
+		return Stats{}, fmt.Errorf("genworld: a tree of %d children a room is out of range 1 to %d", o.Tree.Fanout, len(TreeDirs))
+	case tree:
 	case o.Rooms < 1 || o.Rooms > 1_000_000:
 		return Stats{}, fmt.Errorf("genworld: %d rooms is out of range 1 to 1000000", o.Rooms)
 	case o.RoomsPerZone < 1 || o.RoomsPerZone > 10_000:
@@ -63,6 +108,9 @@ func Generate(dir string, o Options) (Stats, error) {
 		return Stats{}, err
 	}
 	w := build(o)
+	if tree {
+		w = buildTree(o)
+	}
 	game, err := pointGame(o.Game, w.rooms[0].ref)
 	if err != nil {
 		return Stats{}, err
@@ -126,6 +174,7 @@ type world struct {
 type zone struct {
 	id    string
 	n     int
+	tree  bool // a part of a tree world
 	rooms []*room
 }
 
@@ -134,6 +183,7 @@ type room struct {
 	local string // "r03_07"
 	ref   string // "g012:room:r03_07"
 	x, y  int
+	at    [3]int // its coords
 	name  string
 	desc  string
 	exits [10]*room // by direction, in dirs order
@@ -156,6 +206,7 @@ func build(o Options) *world {
 		height := (count + gridWidth - 1) / gridWidth
 		for j := range count {
 			r := &room{z: z, x: j % gridWidth, y: j / gridWidth}
+			r.at = [3]int{z.n*gridWidth*2 + r.x, r.y, 0}
 			r.local = fmt.Sprintf("r%02d_%02d", r.y, r.x)
 			r.ref = z.id + ":room:" + r.local
 			r.name, r.desc = describe(rng)
@@ -190,6 +241,52 @@ func build(o Options) *world {
 			a.exits[d], b.exits[opposite[d]] = b, a
 		}
 	}
+	return w
+}
+
+// treeChildDir[k] is the index in dirs of TreeDirs[k].
+var treeChildDir = [9]int{0, 1, 2, 3, 6, 7, 8, 9, 5}
+
+// buildTree makes the tree of o.Tree, breadth first: rooms[0] is the root.
+func buildTree(o Options) *world {
+	rng := rand.New(rand.NewPCG(o.Seed, o.Seed^0x5eed))
+	t := o.Tree
+	zoneLevel := min(2, t.Depth)
+	w := &world{}
+	hub := &zone{id: "t00", n: 0, tree: true}
+	w.zones = append(w.zones, hub)
+	newRoom := func(z *zone, path string, level, pos int) *room {
+		r := &room{z: z, local: "n" + path, at: [3]int{pos, 0, -level}}
+		r.ref = z.id + ":room:" + r.local
+		r.name, r.desc = describe(rng)
+		z.rooms = append(z.rooms, r)
+		w.rooms = append(w.rooms, r)
+		return r
+	}
+	root := newRoom(hub, "", 0, 0)
+	root.name = "The Root of the Tree"
+	var grow func(parent *room, path string, level, pos int)
+	grow = func(parent *room, path string, level, pos int) {
+		if level > t.Depth {
+			return
+		}
+		for k := range t.Fanout {
+			z := parent.z
+			if level == zoneLevel {
+				z = &zone{n: len(w.zones), tree: true}
+				z.id = fmt.Sprintf("t%02d", z.n)
+				w.zones = append(w.zones, z)
+			}
+			p := path + strconv.Itoa(k)
+			child := newRoom(z, p, level, pos*t.Fanout+k)
+			parent.exits[treeChildDir[k]] = child
+			child.exits[4] = parent // up
+			grow(child, p, level+1, pos*t.Fanout+k)
+		}
+	}
+	grow(root, "", 1, 0)
+	// The zones' rooms are in depth-first order; the hub has the root
+	// first, which the start room needs.
 	return w
 }
 
@@ -228,10 +325,19 @@ func describe(rng *rand.Rand) (name, desc string) {
 
 // write writes the zone's area file and returns its exit count.
 func (z *zone) write(b *bytes.Buffer) int {
-	fmt.Fprintf(b, "# Generated by `zonemud genworld`: %d rooms on a grid %d wide, with\n", len(z.rooms), gridWidth)
-	b.WriteString("# up, down and diagonal exits to rooms anywhere in the world.\n\n")
+	if z.tree {
+		fmt.Fprintf(b, "# Generated by `zonemud genworld -tree`: %d rooms of a tree; up leads\n", len(z.rooms))
+		b.WriteString("# to a room's parent, the other exits to its children.\n\n")
+	} else {
+		fmt.Fprintf(b, "# Generated by `zonemud genworld`: %d rooms on a grid %d wide, with\n", len(z.rooms), gridWidth)
+		b.WriteString("# up, down and diagonal exits to rooms anywhere in the world.\n\n")
+	}
 	b.WriteString("[zone]\n")
-	fmt.Fprintf(b, "name = %q\n", fmt.Sprintf("Wide Country %d", z.n+1))
+	name := fmt.Sprintf("Wide Country %d", z.n+1)
+	if z.tree {
+		name = fmt.Sprintf("Tree Country %d", z.n+1)
+	}
+	fmt.Fprintf(b, "name = %q\n", name)
 	b.WriteString("description = \"One of the generated zones of the wide country.\"\n")
 	b.WriteString("credits = \"zonemud genworld\"\n")
 	b.WriteString("levels = [1, 10]\n")
@@ -240,7 +346,7 @@ func (z *zone) write(b *bytes.Buffer) int {
 		fmt.Fprintf(b, "\n[rooms.%s]\n", r.local)
 		fmt.Fprintf(b, "name = %q\n", r.name)
 		b.WriteString("environment = \"field\"\n")
-		fmt.Fprintf(b, "coords = [%d, %d, %d]\n", z.n*gridWidth*2+r.x, r.y, 0)
+		fmt.Fprintf(b, "coords = [%d, %d, %d]\n", r.at[0], r.at[1], r.at[2])
 		fmt.Fprintf(b, "description = %q\n", r.desc)
 		b.WriteString("exits = {")
 		first := true

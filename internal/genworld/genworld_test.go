@@ -106,3 +106,71 @@ func TestGenerate_Refuses(t *testing.T) {
 		t.Error("a game.toml without a start room accepted")
 	}
 }
+
+// A tree of fanout 9 and depth 4 is 81 zones of 91 rooms under a hub of
+// ten; TreePath walks from the root to a distinct leaf for each index,
+// every room but the root has up to its parent, and a leaf has no other
+// exit.
+func TestGenerate_TreeLoadsAndEveryPathEndsAtItsLeaf(t *testing.T) {
+	o := starter(t)
+	o.Tree = TreeOptions{Fanout: 9, Depth: 4}
+	dir := filepath.Join(t.TempDir(), "areas")
+	st, err := Generate(dir, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Zones != 82 || st.Rooms != 1+9+81+729+6561 {
+		t.Fatalf("wrote %d rooms in %d zones, want 7381 in 82", st.Rooms, st.Zones)
+	}
+	set, err := content.Load(os.DirFS(dir))
+	if err != nil {
+		t.Fatalf("the tree does not load: %v", err)
+	}
+	sizes := map[int]int{}
+	for id := range set.Zones {
+		n := 0
+		for _, r := range set.Rooms {
+			if r.Zone == id {
+				n++
+			}
+		}
+		sizes[n]++
+	}
+	if sizes[91] != 81 || sizes[10] != 1 {
+		t.Fatalf("zone sizes %v, want 81 of 91 and one of 10", sizes)
+	}
+	dirByName := func(s string) content.Dir {
+		d, ok := content.ParseDir(s)
+		if !ok {
+			t.Fatalf("no direction %q", s)
+		}
+		return d
+	}
+	leaves := map[string]bool{}
+	for k := range 6561 {
+		at := st.StartRoom
+		for _, step := range o.Tree.TreePath(k) {
+			ex := set.Rooms[at].Exits[dirByName(step)]
+			if ex == nil {
+				t.Fatalf("leaf %d: no %s from %s", k, step, at)
+			}
+			up := set.Rooms[ex.To].Exits[dirByName("up")]
+			if up == nil || up.To != at {
+				t.Fatalf("leaf %d: %s has no up back to %s", k, ex.To, at)
+			}
+			at = ex.To
+		}
+		for d, ex := range set.Rooms[at].Exits {
+			if ex != nil && content.Dir(d).String() != "up" {
+				t.Fatalf("leaf %s has an exit %s", at, content.Dir(d))
+			}
+		}
+		leaves[at] = true
+	}
+	if len(leaves) != 6561 {
+		t.Fatalf("6561 paths reach %d leaves", len(leaves))
+	}
+	if set.Rooms[st.StartRoom].Exits[dirByName("up")] != nil {
+		t.Fatal("the root has a way up")
+	}
+}
