@@ -27,7 +27,7 @@ const module = "zonemud"
 // wiring may import anything: main and the packages that are part of its
 // wiring (config, the server, and the test harness that starts it), all
 // under server/.
-var wiring = []string{"", "server/config", "server", "server/servertest"}
+var wiring = []string{"", "server/config", "server", "server/servertest", "server/leaktest"}
 
 // folders ranks the top-level folders as layers, highest first: a file
 // outside tests imports only from its own folder or a folder ranked below
@@ -76,7 +76,7 @@ func folderArrow(pkg, imp string) error {
 // utilities are stdlib-level packages: they import nothing of the project
 // (mayImport says so, and the test holds it), and any package may import
 // them.
-var utilities = []string{"internal/queue", "internal/logev", "internal/typo"}
+var utilities = []string{"internal/queue", "internal/logev", "internal/typo", "internal/run"}
 
 // mayImport lists, for every other package, the project packages its
 // files may import besides the utilities. A package missing from this
@@ -87,6 +87,7 @@ var mayImport = map[string][]string{
 	"internal/queue":        {},
 	"internal/logev":        {},
 	"internal/typo":         {},
+	"internal/run":          {},
 	"net/telnet":            {},
 	"net/telnet/telnettest": {"net/telnet"},
 	"net/gate":              {"world", "net/telnet"},

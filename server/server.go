@@ -31,6 +31,7 @@ import (
 
 	"zonemud/content"
 	"zonemud/internal/logev"
+	"zonemud/internal/run"
 	"zonemud/net/gate"
 	"zonemud/net/sshd"
 	"zonemud/server/config"
@@ -72,7 +73,7 @@ type Server struct {
 	beforeDrain func()               // immutable after Start: Options.BeforeDrain
 	stopReq     chan bool            // an admin's countdown ended: true to reboot
 
-	wg   sync.WaitGroup
+	gr   run.Group
 	once sync.Once
 }
 
@@ -224,23 +225,19 @@ func Start(cfg *config.Config, opt Options) (srv *Server, err error) {
 
 	s.world.Start()
 	if s.telnetL != nil {
-		s.wg.Add(1)
-		go func() {
-			defer s.wg.Done()
+		s.gr.Go(context.Background(), func(context.Context) {
 			if err := s.gate.ServeTelnet(s.telnetL); err != nil {
 				lg.Error("server: a listener stopped", logev.ID(1107), "listener", "telnet", "err", err)
 			}
-		}()
+		}, "server", "accept", "listener", "telnet")
 		lg.Info("server: listening", logev.ID(1108), "listener", "telnet", "addr", s.telnetL.Addr().String())
 	}
 	if s.sshL != nil {
-		s.wg.Add(1)
-		go func() {
-			defer s.wg.Done()
+		s.gr.Go(context.Background(), func(context.Context) {
 			if err := s.ssh.Serve(s.sshL); err != nil {
 				lg.Error("server: a listener stopped", logev.ID(1107), "listener", "ssh", "err", err)
 			}
-		}()
+		}, "server", "accept", "listener", "ssh")
 		lg.Info("server: listening", logev.ID(1108), "listener", "ssh", "addr", s.sshL.Addr().String(), "host_key", gossh.FingerprintSHA256(s.ssh.HostKey()))
 	}
 	if s.tlsL != nil {
@@ -248,13 +245,11 @@ func Start(cfg *config.Config, opt Options) (srv *Server, err error) {
 		if s.telnetL != nil {
 			_, plainPort, _ = net.SplitHostPort(s.telnetL.Addr().String())
 		}
-		s.wg.Add(1)
-		go func() {
-			defer s.wg.Done()
+		s.gr.Go(context.Background(), func(context.Context) {
 			if err := s.gate.ServeTelnetTLS(s.tlsL, s.tlsCfg, plainPort); err != nil {
 				lg.Error("server: a listener stopped", logev.ID(1107), "listener", "tls", "err", err)
 			}
-		}()
+		}, "server", "accept", "listener", "tls")
 		lg.Info("server: listening", logev.ID(1108), "listener", "tls", "addr", s.tlsL.Addr().String())
 	}
 	if s.httpL != nil {
@@ -263,13 +258,11 @@ func Start(cfg *config.Config, opt Options) (srv *Server, err error) {
 			h = requireToken(cfg.Server.AdminToken, h)
 		}
 		s.httpS = &http.Server{Handler: h, ReadHeaderTimeout: 5 * time.Second, IdleTimeout: time.Minute}
-		s.wg.Add(1)
-		go func() {
-			defer s.wg.Done()
+		s.gr.Go(context.Background(), func(context.Context) {
 			if err := s.httpS.Serve(s.httpL); err != nil && !errors.Is(err, http.ErrServerClosed) {
 				lg.Error("server: a listener stopped", logev.ID(1107), "listener", "http", "err", err)
 			}
-		}()
+		}, "server", "accept", "listener", "http")
 		lg.Info("server: listening", logev.ID(1108), "listener", "http", "addr", s.httpL.Addr().String(), "token", cfg.Server.AdminToken != "", "pprof", cfg.Server.Pprof)
 	}
 	s.serving.Store(true)
@@ -412,7 +405,7 @@ func (s *Server) Shutdown(ctx context.Context) error {
 		if s.httpS != nil {
 			errs = append(errs, s.httpS.Shutdown(ctx))
 		}
-		s.wg.Wait()
+		errs = append(errs, s.gr.Wait(ctx))
 		errs = append(errs, s.db.Close())
 		err = errors.Join(errs...)
 		s.log.Info("server: stopped", logev.ID(1109), "took", time.Since(start).Round(time.Millisecond), "err", err)

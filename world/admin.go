@@ -58,7 +58,7 @@ type admin struct{ w *World }
 // worker runs f on a tracked goroutine, or tells done the world is
 // stopping.
 func (w *World) worker(name string, done func(string), f func() string) {
-	_, ok := w.gr.start(context.Background(), func(context.Context) { done(f()) }, "world", name)
+	_, ok := w.gr.Go(context.Background(), func(context.Context) { done(f()) }, "world", name)
 	if !ok {
 		done("The world is shutting down.")
 	}
@@ -95,7 +95,7 @@ func (a admin) Shutdown(by string, secs int, reason string, reboot bool) string 
 	if reason != "" {
 		why = ": " + content.EscapeMarkup(reason)
 	}
-	_, ok := w.gr.start(w.ctx, func(ctx context.Context) { w.countDown(ctx, cancel, end, what, why, reboot) }, "world", "countdown")
+	_, ok := w.gr.Go(w.ctx, func(ctx context.Context) { w.countDown(ctx, cancel, end, what, why, reboot) }, "world", "countdown")
 	if !ok {
 		c.end(cancel)
 		return "The world is shutting down already."

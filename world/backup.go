@@ -22,7 +22,7 @@ import (
 // Backup saves everyone, then writes a consistent copy of the database
 // into the backup folder, on its own goroutine, and reports to done.
 func (w *World) Backup(done func(path string, size int64, err error)) {
-	_, ok := w.gr.start(context.Background(), func(ctx context.Context) {
+	_, ok := w.gr.Go(context.Background(), func(ctx context.Context) {
 		done(w.writeBackup(ctx, "zonemud-"))
 	}, "world", "backup")
 	if !ok {

@@ -87,7 +87,7 @@
 //
 // # Goroutines
 //
-// Every goroutine the world starts goes through one tracker (goroutines.go),
+// Every goroutine the world starts goes through its run.Group (internal/run),
 // labelled for profiles (a zone's with its id and template) and waited for
 // at shutdown: one per hosted zone (zone.Run), the saver, the lease keeper,
 // the reload worker and the areas watcher, the backup scheduler, an

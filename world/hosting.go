@@ -180,7 +180,7 @@ func (w *World) removeLocked(h *host) {
 func (w *World) startLocked(h *host) {
 	ctx, cancel := context.WithCancel(w.ctx)
 	w.zonesRunning.Add(1)
-	done, ok := w.gr.start(ctx, func(ctx context.Context) {
+	done, ok := w.gr.Go(ctx, func(ctx context.Context) {
 		defer w.zonesRunning.Done()
 		h.z.Run(ctx)
 	}, "world", "zone", "zone", h.z.ID(), "template", h.z.Template())

@@ -301,7 +301,7 @@ func TestUnhost_RacesWithShutdown(t *testing.T) {
 		if unhostErr != nil && !errors.Is(unhostErr, ErrStopping) {
 			t.Fatalf("round %d: unhost during shutdown: %v, want nil or ErrStopping", round, unhostErr)
 		}
-		if n := w.gr.running.Load(); n != 0 {
+		if n := w.gr.Running(); n != 0 {
 			t.Fatalf("round %d: %d world goroutines left after shutdown", round, n)
 		}
 		if w.Where("Stayer") != nil {

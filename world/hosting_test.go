@@ -233,10 +233,10 @@ func TestHost_ThousandCyclesLeaveNothingBehind(t *testing.T) {
 	}
 	cycle(100)
 	goroutines, before := runtime.NumGoroutine(), heap()
-	running := w.gr.running.Load()
+	running := w.gr.Running()
 	cycle(1000)
 	after := heap()
-	if got := w.gr.running.Load(); got != running {
+	if got := w.gr.Running(); got != running {
 		t.Fatalf("world goroutines %d after 1000 cycles, %d before", got, running)
 	}
 	if got := runtime.NumGoroutine(); got > goroutines {

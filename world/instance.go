@@ -579,7 +579,7 @@ func (w *World) SweepInstances(ctx context.Context) int {
 	for _, r := range reap {
 		sem <- struct{}{}
 		wg.Add(1)
-		_, ok := w.gr.start(detached, func(ctx context.Context) {
+		_, ok := w.gr.Go(detached, func(ctx context.Context) {
 			defer func() { <-sem; wg.Done() }()
 			if w.reap(ctx, r) {
 				mu.Lock()

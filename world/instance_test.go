@@ -610,7 +610,7 @@ func TestInstance_ShutdownDuringMints(t *testing.T) {
 		if err := <-done; err != nil {
 			t.Fatal(err)
 		}
-		if n := w.gr.running.Load(); n != 0 {
+		if n := w.gr.Running(); n != 0 {
 			t.Fatalf("%d goroutines still running after shutdown", n)
 		}
 		for _, n := range names {
@@ -743,7 +743,7 @@ func TestInstance_ManyEntriesLeaveNothingBehind(t *testing.T) {
 		w := startedWorldWith(t, instCfg(InstanceConfig{PerAccount: 64, MintBurst: 600, MintWindowSecs: 600, SweepEvery: 1000 * time.Hour, IdleSweeps: 1, Grace: time.Second}),
 			zone.DefaultConfig(), nil, []*store.Character{atTheBarrow("Loop")})
 		p := playAs(t, w, "Loop")
-		running := w.gr.running.Load()
+		running := w.gr.Running()
 		for i := range 200 {
 			p.s.forget()
 			p.do("down")
@@ -759,7 +759,7 @@ func TestInstance_ManyEntriesLeaveNothingBehind(t *testing.T) {
 		time.Sleep(2 * time.Second)
 		w.SweepInstances(t.Context())
 		synctest.Wait()
-		if got := w.gr.running.Load(); got != running {
+		if got := w.gr.Running(); got != running {
 			t.Fatalf("world goroutines %d after the rounds, %d before", got, running)
 		}
 		if len(w.Instances()) != 0 || len(copies(w)) != 0 {

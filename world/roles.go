@@ -47,7 +47,7 @@ func (w *World) roles(name string) zone.Roles {
 // store), gives a player who is online the new roles at once, and reports
 // to done (which must only post) what to tell the admin.
 func (w *World) ChangeRole(ch zone.RoleChange, done func(reply string)) {
-	_, ok := w.gr.start(context.Background(), func(context.Context) { done(w.changeRole(ch)) }, "world", "roles")
+	_, ok := w.gr.Go(context.Background(), func(context.Context) { done(w.changeRole(ch)) }, "world", "roles")
 	if !ok {
 		done("The world is shutting down; no role was changed.")
 	}
@@ -137,7 +137,7 @@ func describeRoles(r zone.Roles) string {
 // RolesOf tells done (which must only post) what roles a character holds,
 // read off the zone goroutine.
 func (w *World) RolesOf(name string, done func(reply string)) {
-	_, ok := w.gr.start(context.Background(), func(context.Context) {
+	_, ok := w.gr.Go(context.Background(), func(context.Context) {
 		a, err := w.db.Account(name)
 		switch {
 		case errors.Is(err, store.ErrNotFound):

@@ -19,7 +19,7 @@ const maxKeys = 16
 // goroutine (it writes the store), and reports to done what to tell the
 // player.
 func (w *World) SSHKeys(name, op, arg string, done func(reply string)) {
-	_, ok := w.gr.start(context.Background(), func(context.Context) { done(w.sshKeys(name, op, arg)) }, "world", "sshkeys")
+	_, ok := w.gr.Go(context.Background(), func(context.Context) { done(w.sshKeys(name, op, arg)) }, "world", "sshkeys")
 	if !ok {
 		done("The world is shutting down; your keys were not changed.")
 	}

@@ -13,6 +13,7 @@ import (
 
 	"zonemud/content"
 	"zonemud/internal/logev"
+	"zonemud/internal/run"
 	"zonemud/script"
 	"zonemud/store"
 	"zonemud/zone"
@@ -135,7 +136,7 @@ type World struct {
 	// two admins at once cannot leave the older read in bans. A leaf.
 	bansMu sync.Mutex
 
-	gr           goroutines         // every goroutine the world starts
+	gr           run.Group          // every goroutine the world starts
 	zonesRunning sync.WaitGroup     // zone goroutines, for shutdown
 	ctx          context.Context    // immutable after New: parent of every zone's and worker's context
 	cancel       context.CancelFunc // immutable after New
@@ -217,26 +218,26 @@ func New(set *content.Set, db *store.DB, cfg Config, zcfg zone.Config, log *slog
 // hosted later run as soon as they are hosted.
 func (w *World) Start() {
 	w.saverStop = make(chan struct{})
-	w.gr.start(context.Background(), func(context.Context) { w.saver.run(w.saverStop) }, "world", "saver")
+	w.gr.Go(context.Background(), func(context.Context) { w.saver.run(w.saverStop) }, "world", "saver")
 	w.saving.Store(true)
-	w.gr.start(w.ctx, w.keepLeases, "world", "leases")
+	w.gr.Go(w.ctx, w.keepLeases, "world", "leases")
 	if w.cfg.BackupEvery > 0 {
-		w.gr.start(w.ctx, w.scheduleBackups, "world", "backups")
+		w.gr.Go(w.ctx, w.scheduleBackups, "world", "backups")
 	}
 	for range mintWorkers {
-		w.gr.start(w.ctx, w.runMints, "world", "mint")
+		w.gr.Go(w.ctx, w.runMints, "world", "mint")
 	}
-	w.gr.start(w.ctx, w.runReaper, "world", "reaper")
-	w.gr.start(w.ctx, func(ctx context.Context) {
+	w.gr.Go(w.ctx, w.runReaper, "world", "reaper")
+	w.gr.Go(w.ctx, func(ctx context.Context) {
 		t := time.NewTicker(w.inst.cfg.ClaimEvery)
 		defer t.Stop()
 		w.keepClaims(ctx, t.C)
 	}, "world", "claims")
 	if w.cfg.Areas != nil {
-		w.gr.start(w.ctx, w.runReloads, "world", "reload")
+		w.gr.Go(w.ctx, w.runReloads, "world", "reload")
 		if w.cfg.WatchAreas && w.cfg.AreasDir != "" {
 			if wt := w.startWatch(w.cfg.AreasDir); wt != nil {
-				w.gr.start(w.ctx, func(ctx context.Context) { w.runWatch(ctx, wt) }, "world", "watch")
+				w.gr.Go(w.ctx, func(ctx context.Context) { w.runWatch(ctx, wt) }, "world", "watch")
 			}
 		}
 	}
@@ -267,7 +268,7 @@ func (w *World) Shutdown(ctx context.Context) error {
 	w.routeMu.Lock()
 	w.cancel()
 	w.routeMu.Unlock()
-	if err := waitGroup(ctx, &w.zonesRunning); err != nil {
+	if err := run.Wait(ctx, &w.zonesRunning); err != nil {
 		return fmt.Errorf("world: shutdown: zones did not stop in time: %w", err)
 	}
 	if w.saverStop != nil {
@@ -280,8 +281,8 @@ func (w *World) Shutdown(ctx context.Context) error {
 		}
 	}
 	// Workers (backups, SSH key changes) finish what they started.
-	w.gr.close()
-	if err := w.gr.wait(ctx); err != nil {
+	w.gr.Close()
+	if err := w.gr.Wait(ctx); err != nil {
 		return fmt.Errorf("world: shutdown: workers did not finish: %w", err)
 	}
 	return nil

@@ -25,8 +25,8 @@
 //     for both;
 //   - what is said out of band: GMCP and MSSP (gmcp.go).
 //
-// Goroutines, per connection, counted in Gate.wg so Wait can wait for
-// them:
+// Goroutines, per connection, all started (or, for SSH's reader, run)
+// through the gate's run.Group so Wait can wait for them:
 //   - the reader (Session.serve, then Session.play; for telnet, play runs
 //     on a fresh goroutine once the login is done, so that an idle
 //     connection waits on a small stack): the opening negotiation, the
@@ -41,7 +41,13 @@
 //     only code that writes the socket: it takes everything queued,
 //     renders colour markup at the client's level, writes it in one write
 //     with one prompt at the end, and closes the connection if a burst
-//     cannot be written in time. An idle session has no writer.
+//     cannot be written in time. An idle session has no writer;
+//   - for telnet over TLS, the connection's first goroutine, which tells
+//     a TLS client from a plain one and shakes hands before it reads;
+//   - for SSH, the window-change relay (sshconn.go), which keeps the
+//     latest size until the front closes its source;
+//   - the cut of an overflowing connection, which closes it off the
+//     goroutine that overflowed it (often a zone's).
 //
 // Zones call a session's Write, GMCP and Close from their own goroutines;
 // those only touch the output queue or atomics. A session never knows

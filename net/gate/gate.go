@@ -7,13 +7,13 @@ import (
 	"log/slog"
 	"maps"
 	"net"
-	"runtime/pprof"
 	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
 
 	"zonemud/internal/logev"
+	"zonemud/internal/run"
 	"zonemud/net/telnet"
 	"zonemud/world"
 )
@@ -139,7 +139,10 @@ type Gate struct {
 	mu        sync.Mutex
 	listeners []net.Listener      // guarded by mu
 	sessions  map[uint64]*Session // guarded by mu
-	wg        sync.WaitGroup
+	// gr starts every goroutine of the gate. It is never closed: a
+	// session's last output needs a writer after Shutdown, and new
+	// connections are refused by stopping instead.
+	gr run.Group
 
 	// msspExtra are MSSP variables set by the wiring: PORT, CONTACT,
 	// WEBSITE and the like from config.
@@ -206,11 +209,9 @@ func (g *Gate) ServeTelnet(l net.Listener) error {
 			OfferNAWS: true, OfferTTYPE: true, OfferCharset: true, OfferEOR: true,
 			OfferGMCP: true, OfferMSSP: true, OfferMCCP2: true,
 		}
-		g.wg.Add(1)
-		go func() {
-			defer g.wg.Done()
+		g.gr.GoWith(readerLabels, func() {
 			g.run(c.RemoteAddr(), frontTelnet, func(s *Session) conn { return newTelnetConn(c, tc, s.raw) }, nil, true)
-		}()
+		})
 	}
 }
 
@@ -252,31 +253,24 @@ func (g *Gate) run(remote net.Addr, front string, mk func(*Session) conn, pre *p
 	g.mu.Lock()
 	g.sessions[s.id] = s
 	g.mu.Unlock()
-	var route *world.Route
-	pprof.Do(context.Background(), readerLabels, func(context.Context) { route = s.serve(pre) })
+	route := s.serve(pre)
 	if route == nil {
 		g.end(s)
 		return
 	}
 	if !detach {
-		pprof.Do(context.Background(), readerLabels, func(context.Context) { s.play(route) })
+		s.play(route)
 		g.end(s)
 		return
 	}
-	g.wg.Add(1)
-	go func() {
-		defer g.wg.Done()
-		pprof.SetGoroutineLabels(readerCtx)
+	g.gr.GoWith(readerLabels, func() {
 		s.play(route)
 		g.end(s)
-	}()
+	})
 }
 
-// readerLabels and readerCtx mark session readers in profiles.
-var (
-	readerLabels = pprof.Labels("session", "reader")
-	readerCtx    = pprof.WithLabels(context.Background(), readerLabels)
-)
+// readerLabels mark session readers in profiles.
+var readerLabels = run.NewLabels("session", "reader")
 
 // end closes a session whose reader is done and waits for its last output
 // to be written and the connection closed.
@@ -318,19 +312,16 @@ func (g *Gate) Shutdown(ctx context.Context) error {
 
 // Wait waits for every session goroutine to end, or for ctx.
 func (g *Gate) Wait(ctx context.Context) error {
-	done := make(chan struct{})
-	go func() { g.wg.Wait(); close(done) }()
-	select {
-	case <-done:
+	err := g.gr.Wait(ctx)
+	if err == nil {
 		return nil
-	case <-ctx.Done():
-		g.mu.Lock()
-		for _, s := range g.sessions {
-			_ = s.c.close()
-		}
-		g.mu.Unlock()
-		return fmt.Errorf("gate: sessions still open at shutdown: %w", ctx.Err())
 	}
+	g.mu.Lock()
+	for _, s := range g.sessions {
+		_ = s.c.close()
+	}
+	g.mu.Unlock()
+	return fmt.Errorf("gate: sessions still open at shutdown: %w", err)
 }
 
 // SetMSSP adds MSSP variables (ports, contact, website) from the wiring;

@@ -10,6 +10,7 @@ import (
 	"golang.org/x/time/rate"
 
 	"zonemud/internal/logev"
+	"zonemud/internal/run"
 	"zonemud/world"
 )
 
@@ -116,17 +117,16 @@ func (s *Session) put(kind byte, p []byte) bool {
 	if over && s.cut.CompareAndSwap(false, true) {
 		s.g.overflows.Add(1)
 		s.Close("")
-		s.g.wg.Add(1)
-		go func() {
-			defer s.g.wg.Done()
-			_ = s.c.close()
-		}()
+		s.g.gr.GoWith(cutLabels, func() { _ = s.c.close() })
 	}
 	if ok {
 		s.kick()
 	}
 	return ok
 }
+
+// cutLabels mark the goroutine that cuts an overflowing connection.
+var cutLabels = run.NewLabels("session", "cut")
 
 // kick starts a writer unless one runs (or the connection is over).
 func (s *Session) kick() {

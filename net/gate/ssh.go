@@ -40,9 +40,9 @@ func (g *Gate) ServeSSH(l SSHLogin) {
 		_ = l.Channel.Close()
 		return
 	}
-	g.wg.Add(1)
-	defer g.wg.Done()
-	g.run(l.Remote, frontSSH, func(s *Session) conn { return newSSHConn(l, g.cfg.MaxLine) }, &preAuth{name: l.User, authenticated: l.Authenticated}, false)
+	g.gr.Run(func() {
+		g.run(l.Remote, frontSSH, func(s *Session) conn { return newSSHConn(&g.gr, l, g.cfg.MaxLine) }, &preAuth{name: l.User, authenticated: l.Authenticated}, false)
+	}, "session", "reader")
 }
 
 // AccountExists reports whether a character name has an account. It is

@@ -12,6 +12,7 @@ import (
 
 	"golang.org/x/term"
 
+	"zonemud/internal/run"
 	"zonemud/world"
 )
 
@@ -64,7 +65,7 @@ func (e *eofWatch) Read(p []byte) (int, error) {
 	return n, err
 }
 
-func newSSHConn(l SSHLogin, maxLine int) *sshConn {
+func newSSHConn(gr *run.Group, l SSHLogin, maxLine int) *sshConn {
 	c := &sshConn{l: l, maxLine: maxLine, drawn: make(chan struct{})}
 	c.in = &eofWatch{r: l.Channel}
 	// The terminal starts with a prompt so that it is never at the start of
@@ -76,14 +77,21 @@ func newSSHConn(l SSHLogin, maxLine int) *sshConn {
 	}{c.in, l.Channel}, "> ")
 	c.setSize(l.Width, l.Height)
 	c.color = termColor(l.Term)
-	go func() {
-		// Window changes: the front drains its source; this keeps the
-		// latest size for wrapping and line editing.
-		for sz := range l.Resize {
-			c.setSize(sz[0], sz[1])
-		}
-	}()
+	// Window changes: the front drains its source; this keeps the latest
+	// size for wrapping and line editing, until the front closes Resize
+	// at the session's end.
+	gr.GoWith(resizeLabels, func() { c.relay(l.Resize) })
 	return c
+}
+
+// resizeLabels mark an SSH session's window-change relay in profiles.
+var resizeLabels = run.NewLabels("session", "resize")
+
+// relay keeps each window size from sizes until it is closed.
+func (c *sshConn) relay(sizes <-chan [2]int) {
+	for sz := range sizes {
+		c.setSize(sz[0], sz[1])
+	}
 }
 
 func (c *sshConn) setSize(w, h int) {

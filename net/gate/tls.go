@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"zonemud/internal/logev"
+	"zonemud/internal/run"
 	"zonemud/net/telnet"
 )
 
@@ -36,9 +37,7 @@ func (g *Gate) ServeTelnetTLS(l net.Listener, cfg *tls.Config, plainPort string)
 			_ = raw.Close()
 			continue
 		}
-		g.wg.Add(1)
-		go func() {
-			defer g.wg.Done()
+		g.gr.GoWith(tlsLabels, func() {
 			c, ok := g.startTLS(raw, cfg, plainPort)
 			if !ok {
 				g.conns.Add(-1)
@@ -51,9 +50,13 @@ func (g *Gate) ServeTelnetTLS(l net.Listener, cfg *tls.Config, plainPort string)
 				OfferGMCP: true, OfferMSSP: true, OfferMCCP2: true,
 			}
 			g.run(raw.RemoteAddr(), frontTLS, func(s *Session) conn { return newTelnetConn(c, tc, s.raw) }, nil, true)
-		}()
+		})
 	}
 }
+
+// tlsLabels mark a TLS connection's first goroutine in profiles: its
+// handshake and login.
+var tlsLabels = run.NewLabels("session", "tls")
 
 // startTLS looks at the first byte: a TLS client speaks first, with a
 // handshake record (0x16). Anything else, or silence for two seconds (a

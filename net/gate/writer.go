@@ -2,15 +2,14 @@ package gate
 
 import (
 	"bytes"
-	"context"
 	"errors"
 	"io"
 	"net"
-	"runtime/pprof"
 	"sync"
 	"time"
 
 	"zonemud/internal/logev"
+	"zonemud/internal/run"
 	"zonemud/world"
 )
 
@@ -33,17 +32,12 @@ type writerState struct {
 }
 
 // writerLabels marks writer goroutines in profiles.
-var writerLabels = pprof.WithLabels(context.Background(), pprof.Labels("session", "writer"))
+var writerLabels = run.NewLabels("session", "writer")
 
 // startWriter runs s's writer on a goroutine of its own, tracked for
 // shutdown.
 func (g *Gate) startWriter(s *Session) {
-	g.wg.Add(1)
-	go func() {
-		defer g.wg.Done()
-		pprof.SetGoroutineLabels(writerLabels)
-		s.drain()
-	}()
+	g.gr.GoWith(writerLabels, s.drain)
 }
 
 // drain writes bursts until the queue is empty, then lets the next Write

@@ -2,6 +2,7 @@ package gate
 
 import (
 	"bytes"
+	"context"
 	"io"
 	"log/slog"
 	"net"
@@ -25,7 +26,7 @@ func pipeSession(t *testing.T, cfg Config) (*Session, net.Conn) {
 	t.Cleanup(func() {
 		client.Close()
 		server.Close()
-		g.wg.Wait()
+		_ = g.gr.Wait(context.Background())
 	})
 	return s, client
 }

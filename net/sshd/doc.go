@@ -34,8 +34,8 @@
 // Permissions x/crypto keeps for the one attempt that succeeded
 // (CVE-2024-45337).
 //
-// Goroutines, all started or run through Server.spawn and Server.run so
-// that Shutdown can wait for them:
+// Goroutines, all started or run through the server's run.Group
+// (Server.spawn and Server.run) so that Shutdown can wait for them:
 //   - Serve's accept loop, on the caller's goroutine, one per listener;
 //   - one per connection (gliderlabs HandleConn: handshake, then channel
 //     dispatch), plus gliderlabs' global-request loop and x/crypto's reader;

@@ -7,7 +7,6 @@ import (
 	"log/slog"
 	"net"
 	"path/filepath"
-	"runtime/pprof"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -16,6 +15,7 @@ import (
 	gossh "golang.org/x/crypto/ssh"
 
 	"zonemud/internal/logev"
+	"zonemud/internal/run"
 	"zonemud/net/gate"
 )
 
@@ -34,7 +34,7 @@ type Server struct {
 	closing   bool                      // guarded by mu
 	listeners map[net.Listener]struct{} // guarded by mu
 	conns     map[*conn]struct{}        // guarded by mu
-	wg        sync.WaitGroup            // Add under mu while !closing
+	gr        run.Group                 // closed with closing, under mu
 }
 
 // ctxKey is the type of ctxConn.
@@ -165,6 +165,7 @@ func (s *Server) stopping() bool {
 func (s *Server) Shutdown(ctx context.Context) error {
 	s.mu.Lock()
 	s.closing = true
+	s.gr.Close()
 	for l := range s.listeners {
 		_ = l.Close()
 	}
@@ -172,49 +173,21 @@ func (s *Server) Shutdown(ctx context.Context) error {
 		_ = c.Close()
 	}
 	s.mu.Unlock()
-	done := make(chan struct{})
-	go func() { s.wg.Wait(); close(done) }()
-	select {
-	case <-done:
-		return nil
-	case <-ctx.Done():
-		return fmt.Errorf("sshd: connections still open at shutdown: %w", ctx.Err())
+	if err := s.gr.Wait(ctx); err != nil {
+		return fmt.Errorf("sshd: connections still open at shutdown: %w", err)
 	}
+	return nil
 }
 
 // spawn runs fn on a new goroutine that Shutdown waits for, labelled for
 // pprof. It reports false, and does not run fn, once Shutdown has begun.
 func (s *Server) spawn(kind string, fn func()) bool {
-	if !s.track() {
-		return false
-	}
-	go s.labelled(kind, fn)
-	return true
+	_, ok := s.gr.Go(context.Background(), func(context.Context) { fn() }, "sshd", kind)
+	return ok
 }
 
 // run is spawn on the calling goroutine, for goroutines gliderlabs starts.
-func (s *Server) run(kind string, fn func()) bool {
-	if !s.track() {
-		return false
-	}
-	s.labelled(kind, fn)
-	return true
-}
-
-func (s *Server) track() bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.closing {
-		return false
-	}
-	s.wg.Add(1)
-	return true
-}
-
-func (s *Server) labelled(kind string, fn func()) {
-	defer s.wg.Done()
-	pprof.Do(context.Background(), pprof.Labels("sshd", kind), func(context.Context) { fn() })
-}
+func (s *Server) run(kind string, fn func()) bool { return s.gr.Run(fn, "sshd", kind) }
 
 // conn is one SSH connection as the front sees it: the socket, the count
 // of its session channels, and the timer that closes it while it has no
