@@ -94,8 +94,9 @@ var mayImport = map[string][]string{
 	"net/sshd":              {"net/gate"},
 	"world":                 {"zone", "script", "store", "content"},
 	"world/dirtest":         {"world", "store"},
-	"content":               {},
-	"zone":                  {"script", "content"},
+	"content":               {"content/social"},
+	"content/social":        {},
+	"zone":                  {"script", "content", "content/social"},
 	"script":                {},
 	"store":                 {},
 }

@@ -22,8 +22,9 @@ import (
 
 // Reserved file names in the areas root. Every other *.toml there is a zone.
 const (
-	GameFile = "game.toml"
-	HelpFile = "help.toml"
+	GameFile    = "game.toml"
+	HelpFile    = "help.toml"
+	SocialsFile = "socials.toml"
 )
 
 // Limits on what an area file may declare. They keep one bad file from
@@ -141,7 +142,7 @@ func (l *loader) load() (*Set, error) {
 		return nil, fmt.Errorf("content: read areas: %w", err)
 	}
 	var zoneFiles []string
-	haveGame, haveHelp := false, false
+	haveGame, haveHelp, haveSocials := false, false, false
 	for _, e := range entries {
 		name := e.Name()
 		if e.IsDir() || !strings.HasSuffix(name, ".toml") {
@@ -152,6 +153,8 @@ func (l *loader) load() (*Set, error) {
 			haveGame = true
 		case HelpFile:
 			haveHelp = true
+		case SocialsFile:
+			haveSocials = true
 		default:
 			zoneFiles = append(zoneFiles, name)
 		}
@@ -167,6 +170,9 @@ func (l *loader) load() (*Set, error) {
 		l.problem(GameFile, "", "missing: the world needs a game data file")
 	}
 	if haveHelp && !l.decode(HelpFile, &l.help) {
+		unreadable = true
+	}
+	if !l.loadSocials(haveSocials) {
 		unreadable = true
 	}
 	l.files = map[string]*zoneFile{}

@@ -1,5 +1,7 @@
 package content
 
+import "zonemud/content/social"
+
 // The prototypes below are immutable once Load returns. Zones and instances
 // read them through shared pointers and never write to them; runtime state
 // (who stands where, which door is open, how hurt a mob is) lives in the zone.
@@ -12,6 +14,8 @@ type Set struct {
 	Items map[string]*Item // by ref
 	Help  []*Help          // in file order
 	Game  *Game
+	// Socials is the socials file's table; nil if the world has none.
+	Socials *social.Table
 
 	// ZoneOrder lists zone ids sorted, for stable iteration.
 	ZoneOrder []string

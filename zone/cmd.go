@@ -43,6 +43,7 @@ func init() {
 		})
 	}
 	commands = append(commands, cmdTable...)
+	commands = append(commands, commTable...)
 }
 
 // cmdTable is every command but the directions.
@@ -151,6 +152,9 @@ func (z *Zone) interpret(c *Char, line string) {
 	word = strings.ToLower(word)
 	// quit always quits: no script may keep a player in the world.
 	if word != "quit" && z.scriptCommand(c, word, args) {
+		return
+	}
+	if z.social(c, word, args) {
 		return
 	}
 	cmd := lookupCommand(word, c.role())

@@ -1,0 +1,9 @@
+package zone
+
+// commTable is the commands of talking to other players beyond say and
+// tell: socials, channels, ignore, afk, aliases and mail. They come after
+// every other command, so none of them takes an abbreviation an older
+// command had.
+var commTable = []command{
+	{name: "socials", fn: (*Zone).cmdSocials, usage: socialsUsage},
+}
