@@ -37,12 +37,12 @@ func TestHelp_CheckCatchesMissingCommands(t *testing.T) {
 	set.Help = append(set.Help, &content.Help{Keywords: []string{"probe"}, Title: "Probe", Text: `Try these:
 
   look              see the room
-  dance wildly      dance
+  wobble wildly     wobble
 
 Or type "juggle balls", then read "help nowhere". Prose that names "Aria"
 is not a command.`}, &content.Help{Keywords: []string{"wear", "clothes"}, Title: "Shadowed", Text: "What to wear."})
 	got := strings.Join(zone.HelpProblems(set), "\n")
-	for _, want := range []string{`"dance wildly"`, `"juggle balls"`, `no help on nowhere`, `"Shadowed" is listed as wear`} {
+	for _, want := range []string{`"wobble wildly"`, `"juggle balls"`, `no help on nowhere`, `"Shadowed" is listed as wear`} {
 		if !strings.Contains(got, want) {
 			t.Errorf("the check missed %s; it said:\n%s", want, got)
 		}
