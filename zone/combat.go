@@ -70,14 +70,41 @@ func (z *Zone) joinCombat(c *Char) {
 	z.wake(c)
 }
 
-// stopFighting ends c's fight, and the fights of everyone fighting c.
+// stopFighting ends c's fight. Everyone fighting c turns on another of
+// their attackers in the room, if they have one, or stops.
 func (z *Zone) stopFighting(c *Char) {
 	c.fighting = nil
 	for _, f := range z.fighters {
 		if f.fighting == c {
-			f.fighting = nil
+			f.fighting = z.nextFoe(f, c)
 		}
 	}
+}
+
+// nextFoe is the first character in f's room, other than gone, that is
+// fighting f and still held by the zone, or nil. The order is the order
+// fighters joined, so the choice replays from the seed.
+func (z *Zone) nextFoe(f, gone *Char) *Char {
+	if f.room == nil || !z.holds(f) {
+		return nil
+	}
+	for _, o := range z.fighters {
+		if o != gone && o != f && o.fighting == f && o.room == f.room && z.holds(o) {
+			return o
+		}
+	}
+	return nil
+}
+
+// fightBack makes v, hit or swung at by a, fight a if v fights nobody:
+// whoever is attacked defends themself, however the attack began.
+func (z *Zone) fightBack(v, a *Char) {
+	if v.fighting != nil || v == a || v.room == nil || v.room != a.room || !z.holds(v) {
+		return
+	}
+	v.fighting = a
+	v.hunting = nil
+	z.joinCombat(v)
 }
 
 // combatRound is one round of every fight in the zone.
@@ -93,7 +120,7 @@ func (z *Zone) combatRound() {
 			continue
 		}
 		if !z.holds(v) || v.room != c.room || c.room == nil {
-			c.fighting = nil
+			c.fighting = z.nextFoe(c, v)
 			continue
 		}
 		if c.pos == posSleeping {
@@ -165,6 +192,7 @@ func (z *Zone) swing(a, v *Char) bool {
 	default:
 		verb = "punch"
 	}
+	z.fightBack(v, a)
 	if z.rng.IntN(100) >= z.hitChance(a, v) {
 		z.combatMsg(a, v, verb, -1)
 		return false

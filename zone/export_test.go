@@ -424,3 +424,30 @@ func CommandNamesForTest() []string {
 	}
 	return out
 }
+
+// ToughenMobsForTest makes every live mob of a prototype nearly
+// unkillable, so a test can watch a long fight.
+func (z *Zone) ToughenMobsForTest(proto string) {
+	for _, c := range z.chars {
+		if c.mob != nil && c.mob.Ref == proto {
+			c.hp, c.maxHP = 1<<40, 1<<40
+		}
+	}
+}
+
+// MobFightForTest reports where the first live mob of a prototype stands
+// and the name of whoever it fights ("" for nobody).
+func (z *Zone) MobFightForTest(proto string) (room, foe string) {
+	for _, c := range z.chars {
+		if c.mob != nil && c.mob.Ref == proto {
+			if c.room != nil {
+				room = c.room.ref()
+			}
+			if c.fighting != nil {
+				foe = c.fighting.name
+			}
+			return room, foe
+		}
+	}
+	return "", ""
+}

@@ -127,10 +127,14 @@ func (z *Zone) wearItem(c *Char, it *Item) bool {
 }
 
 // wander moves a wandering mob through a random open exit that stays in
-// its zone and does not lead into a nomob room.
+// its zone and does not lead into a nomob room. A mob in a fight, or not
+// on its feet, stays: leaving a fight is fleeing, with its own line.
 func (z *Zone) wander(m *Char) {
 	if m.room == nil || !z.holds(m) {
 		m.wander.cancel()
+		return
+	}
+	if m.fighting != nil || m.pos != posStanding {
 		return
 	}
 	if z.rng.IntN(3) != 0 {
