@@ -17,7 +17,8 @@ func capFirst(s string) string {
 
 // wrap reflows text to width columns. Lines inside a paragraph are joined;
 // a blank line ends a paragraph, and a line that starts with spaces starts a
-// new line with its indent kept (builders indent lists that way). Colour
+// new line with its indent kept (builders indent lists that way), and if it
+// fits, with its inner spacing kept too (the columns of a table). Colour
 // codes take no width.
 func wrap(text string, width int) string {
 	if width < 20 {
@@ -42,7 +43,14 @@ func wrap(text string, width int) string {
 			b.WriteByte('\n')
 			col, words = 0, false
 		}
-		if col == 0 && indent != "" {
+		if indent != "" {
+			// A row of a table or list that fits is written as it is,
+			// the spaces that line up its columns kept.
+			if row := strings.TrimRight(ln, " \t"); visibleLen(row) <= width {
+				b.WriteString(row)
+				col, words = visibleLen(row), true
+				continue
+			}
 			b.WriteString(indent)
 			col = len(indent)
 		}

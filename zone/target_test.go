@@ -80,3 +80,18 @@ func FuzzWrap(f *testing.F) {
 		}
 	})
 }
+
+// An indented row that fits keeps the spaces that line up its columns; one
+// too long for the window is reflowed as any line, its indent kept.
+func TestWrap_KeepsTheColumnsOfATableRow(t *testing.T) {
+	in := "Try:\n\n  look        see where you are\n  north, n    walk through an exit\nThat is all."
+	want := "Try:\n\n  look        see where you are\n  north, n    walk through an exit That\nis all."
+	if got := wrap(in, 40); got != want {
+		t.Errorf("wrap kept no columns:\n got %q\nwant %q", got, want)
+	}
+	long := "  look        see where you are, and much more besides"
+	want = "  look see where you are, and much more\nbesides"
+	if got := wrap(long, 40); got != want {
+		t.Errorf("a row too long for the window:\n got %q\nwant %q", got, want)
+	}
+}
