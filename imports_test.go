@@ -96,6 +96,7 @@ var mayImport = map[string][]string{
 	"world/dirtest":         {"world", "store"},
 	"content":               {"content/social"},
 	"content/social":        {},
+	"content/circle":        {"content"},
 	"zone":                  {"script", "content", "content/social"},
 	"script":                {},
 	"store":                 {},

@@ -7,6 +7,7 @@
 //	zonemud restore [-config FILE] BACKUP  put a checked backup in place
 //	zonemud init [DIR]                write config.toml and the starter areas
 //	zonemud genworld [-rooms N] DIR   write a large generated world of plain rooms
+//	zonemud import circle SRC OUT     convert a CircleMUD/tbaMUD world into areas
 //	zonemud version                   print the version and commit
 //
 // Flags and the command may come in any order: zonemud -config FILE check
@@ -68,6 +69,7 @@ var commands = []struct{ name, args, what string }{
 	{"restore", "FILE", "check a backup and put it in place of the database (server stopped)"},
 	{"init", "[DIR]", "write config.toml and the starter areas into DIR (default .)"},
 	{"genworld", "DIR", "write a large generated world into DIR (zonemud genworld -h)"},
+	{"import", "circle SRC OUT", "convert a CircleMUD/tbaMUD world into areas in OUT (zonemud import -h)"},
 	{"version", "", "print the version and the commit it was built from"},
 }
 
@@ -113,8 +115,11 @@ func splitCommand(args []string) (string, []string) {
 
 func run(args []string, stdout, stderr io.Writer) int {
 	cmd, args := splitCommand(args)
-	if cmd == "genworld" {
+	switch cmd {
+	case "genworld":
 		return genWorld(args, stdout, stderr)
+	case "import":
+		return importWorld(args, stdout, stderr)
 	}
 	fset := flag.NewFlagSet("zonemud", flag.ContinueOnError)
 	fset.SetOutput(stderr)

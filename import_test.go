@@ -1,0 +1,98 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"zonemud/server/servertest"
+)
+
+// circleFixture is the small Circle world the importer's tests write by
+// hand: two zones, doors, a key, mobs, objects and resets.
+var circleFixture = filepath.Join("content", "circle", "testdata", "world")
+
+// importFixture imports the fixture into a new folder and returns it.
+func importFixture(t *testing.T) string {
+	t.Helper()
+	out := filepath.Join(t.TempDir(), "areas")
+	var stdout, stderr bytes.Buffer
+	if code := run([]string{"import", "circle", circleFixture, out}, &stdout, &stderr); code != 0 {
+		t.Fatalf("import: exit %d\nstdout: %s\nstderr: %s", code, stdout.String(), stderr.String())
+	}
+	for _, want := range []string{"imported 2 zones, 9 rooms", "pass the check", "IMPORT.md"} {
+		if !strings.Contains(stdout.String(), want) {
+			t.Errorf("import said %q, want %q in it", stdout.String(), want)
+		}
+	}
+	return out
+}
+
+// The import command writes areas that check passes, and refuses to
+// write over a folder with files in it unless told to.
+func TestImport_CheckPassesAndOutIsProtected(t *testing.T) {
+	out := importFixture(t)
+	var stdout, stderr bytes.Buffer
+	if code := run([]string{"check", out}, &stdout, &stderr); code != 0 || !strings.Contains(stdout.String(), "2 zones, 9 rooms") {
+		t.Fatalf("check of the import: %d %q %q", code, stdout.String(), stderr.String())
+	}
+	if _, err := os.Stat(filepath.Join(out, "IMPORT.md")); err != nil {
+		t.Errorf("no report: %v", err)
+	}
+	stderr.Reset()
+	if code := run([]string{"import", "circle", circleFixture, out}, &stdout, &stderr); code == 0 || !strings.Contains(stderr.String(), "not empty") {
+		t.Errorf("import over an import: exit %d, stderr %q", code, stderr.String())
+	}
+	stderr.Reset()
+	if code := run([]string{"import", "circle", "-force", circleFixture, out}, &stdout, &stderr); code != 0 {
+		t.Errorf("import -force: exit %d, stderr %q", code, stderr.String())
+	}
+	for _, args := range [][]string{
+		{"import"}, {"import", "rom", circleFixture, out}, {"import", "circle", circleFixture},
+		{"import", "circle", "/no/such/world", filepath.Join(t.TempDir(), "x")},
+		{"import", "circle", "-start", "-5", circleFixture, filepath.Join(t.TempDir(), "x")},
+		{"import", "circle", "-start", "77", circleFixture, filepath.Join(t.TempDir(), "x")},
+		{"import", "circle", t.TempDir(), filepath.Join(t.TempDir(), "x")},
+	} {
+		stderr.Reset()
+		if code := run(args, &stdout, &stderr); code == 0 || stderr.Len() == 0 {
+			t.Errorf("%q: exit %d, stderr %q; want a refusal", args, code, stderr.String())
+		}
+	}
+}
+
+// A server serves the imported world at once: a player starts in the
+// Temple (3001), takes the key the zone reset left in the square, unlocks
+// and opens the converted iron gate, walks through it into the other
+// zone, and kills the converted rat behind the storeroom door.
+func TestImport_ServedWorldCanBeWalked(t *testing.T) {
+	cfg := servertest.Config(t)
+	cfg.Server.AreasDir = importFixture(t)
+	srv := servertest.Start(t, cfg)
+	p := servertest.Dial(t, srv.TelnetAddr())
+	p.Expect("name")
+	p.Send("Wanderer")
+	p.Expect("(y/n)")
+	p.Send("y")
+	p.Expect("password")
+	p.Send("lantern-light")
+	p.Expect("again")
+	p.Send("lantern-light")
+	p.Expect("The Temple of the Lantern")
+	p.Expect("> ")
+	p.DoExpect("north", "Village Square")
+	p.DoExpect("east", "closed")
+	p.DoExpect("get key", "iron key")
+	p.DoExpect("unlock gate", "unlock")
+	p.DoExpect("open gate", "open")
+	p.DoExpect("east", "The Keep Gate")
+	p.DoExpect("west", "Village Square")
+	p.DoExpect("west", "A Narrow Lane")
+	p.DoExpect("open door", "open")
+	p.DoExpect("north", "The Storeroom")
+	p.Send("kill rat")
+	p.ExpectWithin("is DEAD!", 25*2500*time.Millisecond)
+}
