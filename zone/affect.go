@@ -137,7 +137,7 @@ func (z *Zone) charPulse(c *Char) {
 		}
 	}
 	z.regen(c)
-	if c.pl != nil && len(c.pl.pending) > 0 && z.pulses.now >= c.lagUntil {
+	if c.pl != nil && len(c.pl.pending) > 0 && z.pulses.now >= c.lagUntil && c.pl.await == 0 {
 		line := c.pl.pending[0]
 		c.pl.pending = c.pl.pending[1:]
 		z.interpret(c, line)

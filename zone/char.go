@@ -105,8 +105,12 @@ type Player struct {
 	savedAt                  time.Time
 	// lastVitals is what Char.Vitals last told the client.
 	lastVitals gmcpVitals
-	// pending holds lines typed while lagged, run as the lag ends.
+	// pending holds lines typed while lagged or awaiting an answer, run as
+	// the lag ends or the answer comes.
 	pending []string
+	// await names the answer (later) the last command waits for; 0 when
+	// none. Its prompt, and the lines typed after it, wait for it.
+	await uint64
 	// refused counts the moves scripts refused in a row (scriptCommand).
 	refused refusals
 }
@@ -124,6 +128,9 @@ func (c *Char) handOver() *Char {
 		// it); the next zone must not touch it, or it writes to this
 		// zone's scheduler from its own goroutine.
 		nc.pl.reap = pulseHandle{}
+		// The wait for an answer was this zone's too: its answer still
+		// finds the player there, with a prompt of its own.
+		nc.pl.await = 0
 	}
 	nc.fighting, nc.hunting = nil, nil
 	for _, it := range nc.carried() {

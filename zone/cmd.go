@@ -21,6 +21,9 @@ type command struct {
 	role role
 	// hidden commands are left out of `commands` but work and have help.
 	hidden bool
+	// async commands may be answered off the zone's goroutine (later):
+	// their prompt waits for the answer.
+	async bool
 }
 
 // commands is the command table in priority order: a typed word runs the
@@ -72,7 +75,7 @@ var cmdTable = []command{
 	{name: "screenreader", fn: (*Zone).cmdScreenReader, usage: "screenreader [on | off]\n  Output for screen readers: no colour, plain lists, no decorations."},
 	{name: "brief", fn: (*Zone).cmdBrief, usage: "brief\n  Turn room descriptions on arrival off or on again."},
 	{name: "vitals", fn: (*Zone).cmdVitals, usage: "vitals\n  Show your hit points, mana and moves in the prompt, or stop."},
-	{name: "sshkey", fn: (*Zone).cmdSSHKey, usage: sshkeyUsage},
+	{name: "sshkey", fn: (*Zone).cmdSSHKey, async: true, usage: sshkeyUsage},
 	{name: "flee", fn: (*Zone).cmdFlee, usage: "flee\n  Run from a fight through a random way out. It may fail."},
 	{name: "assist", fn: (*Zone).cmdAssist, usage: "assist <friend>\n  Join a friend's fight."},
 	{name: "consider", fn: (*Zone).cmdConsider, usage: "consider <target>\n  Judge how a fight with someone would go."},
@@ -100,33 +103,33 @@ var cmdTable = []command{
 	{name: "ungroup", fn: (*Zone).cmdUngroup, usage: ungroupUsage},
 	{name: "pvp", fn: (*Zone).cmdPvP, usage: "pvp\n  Agree, or stop agreeing, to fights with other players who agree too."},
 	{name: "quit", fn: (*Zone).cmdQuit, exact: true, usage: "quit\n  Leave the world. Your character is saved where it stands."},
-	{name: "reload", fn: (*Zone).cmdReload, exact: true, role: roleBuilder, usage: reloadUsage},
-	{name: "rstat", fn: (*Zone).cmdRstat, role: roleBuilder, usage: rstatUsage},
-	{name: "mstat", fn: (*Zone).cmdMstat, role: roleBuilder, usage: mstatUsage},
-	{name: "ostat", fn: (*Zone).cmdOstat, role: roleBuilder, usage: ostatUsage},
-	{name: "where", fn: (*Zone).cmdWhere, role: roleBuilder, usage: whereUsage},
+	{name: "reload", fn: (*Zone).cmdReload, async: true, exact: true, role: roleBuilder, usage: reloadUsage},
+	{name: "rstat", fn: (*Zone).cmdRstat, async: true, role: roleBuilder, usage: rstatUsage},
+	{name: "mstat", fn: (*Zone).cmdMstat, async: true, role: roleBuilder, usage: mstatUsage},
+	{name: "ostat", fn: (*Zone).cmdOstat, async: true, role: roleBuilder, usage: ostatUsage},
+	{name: "where", fn: (*Zone).cmdWhere, async: true, role: roleBuilder, usage: whereUsage},
 	{name: "purge", fn: (*Zone).cmdPurge, exact: true, role: roleBuilder, usage: purgeUsage},
 	{name: "load", fn: (*Zone).cmdLoad, exact: true, role: roleBuilder, usage: loadUsage},
 	{name: "zreset", fn: (*Zone).cmdZreset, exact: true, role: roleBuilder, usage: zresetUsage},
-	{name: "scripterrors", fn: (*Zone).cmdScripterrors, role: roleBuilder, usage: scripterrorsUsage},
+	{name: "scripterrors", fn: (*Zone).cmdScripterrors, async: true, role: roleBuilder, usage: scripterrorsUsage},
 	{name: "advance", fn: (*Zone).cmdAdvance, exact: true, role: roleAdmin, usage: "advance <player> <level>\n  Set a player's level (in this zone). (admin)"},
-	{name: "grant", fn: (*Zone).cmdGrant, exact: true, role: roleAdmin, usage: grantUsage},
-	{name: "revoke", fn: (*Zone).cmdRevoke, exact: true, role: roleAdmin, usage: grantUsage},
+	{name: "grant", fn: (*Zone).cmdGrant, async: true, exact: true, role: roleAdmin, usage: grantUsage},
+	{name: "revoke", fn: (*Zone).cmdRevoke, async: true, exact: true, role: roleAdmin, usage: grantUsage},
 	{name: "shutdown", fn: (*Zone).cmdShutdown, exact: true, role: roleAdmin, usage: shutdownUsage},
 	{name: "reboot", fn: (*Zone).cmdReboot, exact: true, role: roleAdmin, usage: rebootUsage},
 	{name: "wall", fn: (*Zone).cmdWall, exact: true, role: roleAdmin, usage: wallUsage},
-	{name: "goto", fn: (*Zone).cmdGoto, exact: true, role: roleBuilder, usage: gotoUsage},
-	{name: "transfer", fn: (*Zone).cmdTransfer, exact: true, role: roleAdmin, usage: transferUsage},
-	{name: "stat", fn: (*Zone).cmdStat, exact: true, role: roleAdmin, usage: statUsage},
-	{name: "sessions", fn: (*Zone).cmdSessions, exact: true, role: roleAdmin, usage: sessionsUsage},
-	{name: "ban", fn: (*Zone).cmdBan, exact: true, role: roleAdmin, usage: banUsage},
-	{name: "unban", fn: (*Zone).cmdUnban, exact: true, role: roleAdmin, usage: unbanUsage},
+	{name: "goto", fn: (*Zone).cmdGoto, async: true, exact: true, role: roleBuilder, usage: gotoUsage},
+	{name: "transfer", fn: (*Zone).cmdTransfer, async: true, exact: true, role: roleAdmin, usage: transferUsage},
+	{name: "stat", fn: (*Zone).cmdStat, async: true, exact: true, role: roleAdmin, usage: statUsage},
+	{name: "sessions", fn: (*Zone).cmdSessions, async: true, exact: true, role: roleAdmin, usage: sessionsUsage},
+	{name: "ban", fn: (*Zone).cmdBan, async: true, exact: true, role: roleAdmin, usage: banUsage},
+	{name: "unban", fn: (*Zone).cmdUnban, async: true, exact: true, role: roleAdmin, usage: unbanUsage},
 	{name: "snoop", fn: (*Zone).cmdSnoop, exact: true, role: roleAdmin, usage: snoopUsage},
-	{name: "force", fn: (*Zone).cmdForce, exact: true, role: roleAdmin, usage: forceUsage},
-	{name: "freeze", fn: (*Zone).cmdFreeze, exact: true, role: roleAdmin, usage: freezeUsage},
-	{name: "log", fn: (*Zone).cmdLog, exact: true, role: roleAdmin, usage: logUsage},
+	{name: "force", fn: (*Zone).cmdForce, async: true, exact: true, role: roleAdmin, usage: forceUsage},
+	{name: "freeze", fn: (*Zone).cmdFreeze, async: true, exact: true, role: roleAdmin, usage: freezeUsage},
+	{name: "log", fn: (*Zone).cmdLog, async: true, exact: true, role: roleAdmin, usage: logUsage},
 	{name: "instances", fn: (*Zone).cmdInstances, exact: true, role: roleAdmin, usage: instancesUsage},
-	{name: "backup", fn: (*Zone).cmdBackup, exact: true, role: roleAdmin, usage: "backup\n  Write a consistent copy of the database into the data folder's backups\n  folder while everyone plays on. (admin)"},
+	{name: "backup", fn: (*Zone).cmdBackup, async: true, exact: true, role: roleAdmin, usage: "backup\n  Write a consistent copy of the database into the data folder's backups\n  folder while everyone plays on. (admin)"},
 }
 
 // interpret runs one line of input.
@@ -174,7 +177,9 @@ func (z *Zone) interpret(c *Char, line string) {
 		z.sendLine(c, "To "+cmd.name+", type the whole word: "+cmd.name+".")
 		return
 	}
+	z.running = cmd
 	cmd.fn(z, c, args)
+	z.running = nil
 }
 
 // sleepOK are the commands a sleeping character may use.

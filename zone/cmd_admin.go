@@ -135,14 +135,17 @@ func (z *Zone) cmdGoto(c *Char, args string) {
 		z.sendLine(c, name+" is not in the world.")
 		return
 	}
-	me, home := c.name, z
-	where.send(adminMsg{op: adminLocate, target: name, by: me, reply: func(room string, in *Zone) {
+	me, home, answer := c.name, z, z.later(c)
+	if !where.send(adminMsg{op: adminLocate, target: name, by: me, reply: func(room string, in *Zone) {
 		if room == "" {
-			home.send(noticeMsg{to: me, text: name + " is on the move; try again."})
+			answer(name + " is on the move; try again.")
 			return
 		}
-		home.send(adminMsg{op: adminTeleport, target: me, by: me, room: room, dest: in, note: "goto " + name})
-	}})
+		// The room shown on arrival, or the refusal, is the answer.
+		home.send(adminMsg{op: adminTeleport, target: me, by: me, room: room, dest: in, note: "goto " + name, reply: func(string, *Zone) { answer("") }})
+	}}) {
+		z.answerHere(c, name+" is on the move; try again.")
+	}
 }
 
 func (z *Zone) cmdTransfer(c *Char, args string) {
@@ -170,10 +173,12 @@ func (z *Zone) cmdTransfer(c *Char, args string) {
 		z.sendLine(c, name+" is not in the world.")
 		return
 	}
-	me, home := c.name, z
-	where.send(adminMsg{op: adminTeleport, target: name, by: me, room: to, dest: dest, reply: func(result string, _ *Zone) {
-		home.send(noticeMsg{to: me, text: orGone(result, name)})
-	}})
+	answer := z.later(c)
+	if !where.send(adminMsg{op: adminTeleport, target: name, by: c.name, room: to, dest: dest, reply: func(result string, _ *Zone) {
+		answer(orGone(result, name))
+	}}) {
+		z.answerHere(c, name+" is on the move; try again.")
+	}
 }
 
 func (z *Zone) cmdStat(c *Char, args string) {
@@ -182,18 +187,16 @@ func (z *Zone) cmdStat(c *Char, args string) {
 		z.sendLine(c, "Stat whom? "+statUsage)
 		return
 	}
-	me := c.name
-	z.shard.Admin().Stat(me, name, func(reply string) { z.send(noticeMsg{to: me, text: reply}) })
+	z.shard.Admin().Stat(c.name, name, z.later(c))
 }
 
 func (z *Zone) cmdSessions(c *Char, args string) {
-	me := c.name
-	z.shard.Admin().Sessions(me, func(reply string) { z.send(noticeMsg{to: me, text: reply}) })
+	z.shard.Admin().Sessions(c.name, z.later(c))
 }
 
 func (z *Zone) cmdBan(c *Char, args string) {
-	me := c.name
-	tell := func(reply string) { z.send(noticeMsg{to: me, text: content.EscapeMarkup(reply)}) }
+	me, answer := c.name, z.later(c)
+	tell := func(reply string) { answer(content.EscapeMarkup(reply)) }
 	target, rest := firstWord(args)
 	if target == "" {
 		z.shard.Admin().Ban(me, "", time.Time{}, "", tell)
@@ -213,8 +216,8 @@ func (z *Zone) cmdUnban(c *Char, args string) {
 		z.sendLine(c, "Unban what? "+unbanUsage)
 		return
 	}
-	me := c.name
-	z.shard.Admin().Unban(me, target, func(reply string) { z.send(noticeMsg{to: me, text: content.EscapeMarkup(reply)}) })
+	answer := z.later(c)
+	z.shard.Admin().Unban(c.name, target, func(reply string) { answer(content.EscapeMarkup(reply)) })
 }
 
 func (z *Zone) cmdSnoop(c *Char, args string) {
@@ -252,9 +255,8 @@ func (z *Zone) cmdForce(c *Char, args string) {
 		z.sendLine(c, forceUsage)
 		return
 	}
-	me := c.name
 	z.sendLine(c, "Saving every character...")
-	z.shard.Admin().SaveAll(me, func(reply string) { z.send(noticeMsg{to: me, text: reply}) })
+	z.shard.Admin().SaveAll(c.name, z.later(c))
 }
 
 func (z *Zone) cmdFreeze(c *Char, args string) { z.adminAct(c, args, adminFreeze, freezeUsage) }
@@ -273,10 +275,12 @@ func (z *Zone) adminAct(c *Char, args string, op adminOp, usage string) {
 		z.sendLine(c, name+" is not in the world.")
 		return
 	}
-	me, home := c.name, z
-	where.send(adminMsg{op: op, target: name, by: me, reply: func(result string, _ *Zone) {
-		home.send(noticeMsg{to: me, text: orGone(result, name)})
-	}})
+	answer := z.later(c)
+	if !where.send(adminMsg{op: op, target: name, by: c.name, reply: func(result string, _ *Zone) {
+		answer(orGone(result, name))
+	}}) {
+		z.answerHere(c, name+" is on the move; try again.")
+	}
 }
 
 // orGone is an admin act's answer, or, when the act found nobody (the
@@ -319,6 +323,7 @@ func (z *Zone) handleAdmin(m adminMsg) {
 			note = "{Y}" + m.by + " has moved you.{x}"
 		} else if why := buildRefusal(c, destTemplate(m)); why != "" {
 			z.sendLine(c, why)
+			answer("")
 			return
 		}
 		if why := z.teleport(c, m.room, m.dest, note); why != "" {
@@ -333,6 +338,7 @@ func (z *Zone) handleAdmin(m adminMsg) {
 			z.log.Info("zone: admin moved a player", logev.ID(8107), logev.Player(c.name), "by", m.by, "room", m.room)
 		} else {
 			z.log.Info("zone: admin went to a player", logev.ID(8106), logev.Player(c.name), "to", m.note, "room", m.room)
+			answer("")
 		}
 	case adminFreeze:
 		p := c.pl

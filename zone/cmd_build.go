@@ -26,8 +26,8 @@ const reloadUsage = `reload
 // cmdReload asks the world for a reload and shows its report.
 func (z *Zone) cmdReload(c *Char, args string) {
 	z.sendLine(c, "Reading the area files...")
-	me, home := c.name, z
-	z.shard.Reload(me, func(rep ReloadReport) { home.TellBuilder(me, rep.Text()) })
+	answer := z.later(c)
+	z.shard.Reload(c.name, func(rep ReloadReport) { answer(rep.Text()) })
 }
 
 // areasBuilder is areas as a builder sees it: every zone with its file,
@@ -203,9 +203,8 @@ func (z *Zone) statRef(c *Char, kind content.Kind, ref string) {
 		z.sendLine(c, fmt.Sprintf("Zone %s is not hosted (an instanceable zone lives only in its copies).", r.Zone))
 		return
 	}
-	me, home := c.name, z
-	if !owner.send(buildMsg{op: buildStat, kind: kind, arg: ref, reply: func(text string) { home.TellBuilder(me, text) }}) {
-		z.sendLine(c, fmt.Sprintf("Zone %s has just stopped.", r.Zone))
+	if !owner.send(buildMsg{op: buildStat, kind: kind, arg: ref, reply: z.later(c)}) {
+		z.answerHere(c, fmt.Sprintf("Zone %s has just stopped.", r.Zone))
 	}
 }
 
@@ -480,16 +479,16 @@ func (z *Zone) cmdWhere(c *Char, args string) {
 		z.sendLine(c, "Usage:\n"+whereUsage)
 		return
 	}
-	me, home := c.name, z
 	if o := z.shard.Where(normalName(word)); o != nil {
 		name := normalName(word)
+		answer := z.later(c)
 		if !o.send(buildMsg{op: buildWhere, arg: "player:" + name, reply: func(text string) {
 			if text == "" {
 				text = name + " is on the move between zones; try again."
 			}
-			home.TellBuilder(me, text)
+			answer(text)
 		}}) {
-			z.sendLine(c, name+" is on the move; try again.")
+			z.answerHere(c, name+" is on the move; try again.")
 		}
 		return
 	}
@@ -499,7 +498,7 @@ func (z *Zone) cmdWhere(c *Char, args string) {
 			zones = append(zones, o)
 		}
 	}
-	z.gather(zones, buildMsg{op: buildWhere, arg: word}, func(lines []string) string {
+	z.gather(c, zones, buildMsg{op: buildWhere, arg: word}, func(lines []string) string {
 		if len(lines) == 0 {
 			return fmt.Sprintf("No player is called %s, and no mob in the zones you build answers to %q.", capFirst(word), word)
 		}
@@ -508,15 +507,15 @@ func (z *Zone) cmdWhere(c *Char, args string) {
 			lines = append(lines[:50], fmt.Sprintf("... and %d more", len(lines)-50))
 		}
 		return strings.Join(lines, "\n")
-	}, me)
+	})
 }
 
 // gather sends m to every zone in zones and, once each has answered (or
-// stopped), tells the builder named me what render makes of every line.
-func (z *Zone) gather(zones []*Zone, m buildMsg, render func([]string) string, me string) {
+// stopped), answers c with what render makes of every line.
+func (z *Zone) gather(c *Char, zones []*Zone, m buildMsg, render func([]string) string) {
 	g := &gathering{left: len(zones) + 1}
-	home := z
-	g.done = func(lines []string) { home.TellBuilder(me, render(lines)) }
+	answer := z.later(c)
+	g.done = func(lines []string) { answer(render(lines)) }
 	for _, o := range zones {
 		q := m
 		q.reply = g.add
@@ -697,13 +696,13 @@ func (z *Zone) cmdScripterrors(c *Char, args string) {
 			zones = append(zones, o)
 		}
 	}
-	z.gather(zones, buildMsg{op: buildErrors}, func(lines []string) string {
+	z.gather(c, zones, buildMsg{op: buildErrors}, func(lines []string) string {
 		if len(lines) == 0 {
 			return "No script has failed lately in the zones you build."
 		}
 		sort.Strings(lines) // each line starts with its time
 		return strings.Join(lines, "\n")
-	}, c.name)
+	})
 }
 
 // scriptErrorLines lists the zone's recent script errors, oldest first.

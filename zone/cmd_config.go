@@ -140,12 +140,12 @@ func (z *Zone) cmdSSHKey(c *Char, args string) {
 		z.sendLine(c, "That is far too long to be a public key.")
 		return
 	}
-	name := c.name
-	z.shard.SSHKeys(name, op, rest, func(reply string) {
+	answer := z.later(c)
+	z.shard.SSHKeys(c.name, op, rest, func(reply string) {
 		lines := strings.Split(reply, "\n")
 		for i, l := range lines {
 			lines[i] = content.EscapeMarkup(l)
 		}
-		z.send(noticeMsg{to: name, text: strings.Join(lines, "\n")})
+		answer(strings.Join(lines, "\n"))
 	})
 }

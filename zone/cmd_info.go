@@ -628,15 +628,15 @@ func (z *Zone) cmdAreas(c *Char, args string) {
 
 // cmdBackup starts a live backup; the answer comes when it is written.
 func (z *Zone) cmdBackup(c *Char, args string) {
-	name := c.name
-	z.log.Info("zone: an admin asked for a backup", logev.ID(8120), logev.Player(name))
+	z.log.Info("zone: an admin asked for a backup", logev.ID(8120), logev.Player(c.name))
 	z.sendLine(c, "Writing a backup of the database...")
+	answer := z.later(c)
 	z.shard.Backup(func(path string, size int64, err error) {
 		text := fmt.Sprintf("Backup written: %s (%d bytes).", path, size)
 		if err != nil {
 			text = "The backup failed: " + err.Error()
 		}
-		z.send(noticeMsg{to: name, text: text})
+		answer(text)
 	})
 }
 

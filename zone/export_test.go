@@ -451,3 +451,18 @@ func (z *Zone) MobFightForTest(proto string) (room, foe string) {
 	}
 	return "", ""
 }
+
+// AsyncCommandsForTest names every command marked async: answered off the
+// zone's goroutine, with its prompt held for the answer.
+func AsyncCommandsForTest() []string {
+	var out []string
+	for _, c := range commands {
+		if c.async {
+			out = append(out, c.name)
+		}
+	}
+	return out
+}
+
+// AnswerWaitForTest is how long a held prompt waits for its answer.
+const AnswerWaitForTest = answerWait

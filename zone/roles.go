@@ -136,14 +136,15 @@ func (z *Zone) cmdRevoke(c *Char, args string) { z.roleCommand(c, args, false) }
 
 func (z *Zone) roleCommand(c *Char, args string, grant bool) {
 	words := strings.Fields(strings.ToLower(args))
-	me := c.name
-	tell := func(reply string) { z.send(noticeMsg{to: me, text: content.EscapeMarkup(reply)}) }
 	if len(words) == 0 || (len(words) == 1 && !grant) {
 		z.sendLine(c, "Usage:\n"+grantUsage)
 		return
 	}
+	tell := func(answer func(string)) func(string) {
+		return func(reply string) { answer(content.EscapeMarkup(reply)) }
+	}
 	if len(words) == 1 {
-		z.shard.RolesOf(words[0], tell)
+		z.shard.RolesOf(words[0], tell(z.later(c)))
 		return
 	}
 	ch := RoleChange{By: c.name, Name: words[0], Grant: grant, Role: words[1], Zones: words[2:]}
@@ -164,5 +165,5 @@ func (z *Zone) roleCommand(c *Char, args string, grant bool) {
 		z.sendLine(c, "The roles are admin and builder.")
 		return
 	}
-	z.shard.ChangeRole(ch, tell)
+	z.shard.ChangeRole(ch, tell(z.later(c)))
 }

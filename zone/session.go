@@ -116,6 +116,7 @@ func (z *Zone) bind(c *Char, s Session) {
 	p.sess = s
 	p.appliedSeq = 0
 	p.pending = nil // lines typed on an earlier connection are not this one's
+	p.await = 0     // an answer still owed comes with a prompt of its own
 	p.linkDead = false
 	p.reap.cancel()
 	p.lastInput = time.Now()
@@ -233,8 +234,9 @@ func (z *Zone) handleInput(m inputMsg) {
 	}
 	p.commands++
 	z.dirty(c)
-	if z.pulses.now < c.lagUntil || len(c.pl.pending) > 0 {
-		// Still recovering from an ability: the line waits its turn.
+	if z.pulses.now < c.lagUntil || len(c.pl.pending) > 0 || p.await != 0 {
+		// Still recovering from an ability, or waiting for the answer to
+		// the last command: the line waits its turn.
 		if len(c.pl.pending) < maxPending {
 			c.pl.pending = append(c.pl.pending, m.line)
 		} else {
@@ -507,6 +509,9 @@ func (z *Zone) flushOne(c *Char, prompt bool) {
 	}
 	p.queued = false
 	z.waiting--
+	if p.await != 0 {
+		prompt = false // the prompt waits for the answer (later)
+	}
 	if p.sess == nil || (!prompt && len(p.out) == 0) {
 		z.freeOut(p)
 		return

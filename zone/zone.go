@@ -100,6 +100,7 @@ type Zone struct {
 	pulses         pulses
 	tasks          taskQueue
 	rng            *mrand.Rand
+	running        *command // zone goroutine only: the command being run, nil between commands
 	rooms          map[string]*Room
 	chars          map[rid]*Char
 	items          map[rid]*Item
@@ -590,6 +591,8 @@ func (z *Zone) handle(m msg) {
 		z.handleTransfer(m)
 	case tellMsg:
 		z.handleTell(m)
+	case answerMsg:
+		z.handleAnswer(m)
 	case noticeMsg:
 		if c := z.players[m.to]; c != nil {
 			z.sendLine(c, m.text)
