@@ -62,6 +62,7 @@ type Item struct {
 	Slot     string `json:"slot,omitempty"`
 	Closed   bool   `json:"closed,omitempty"`
 	Locked   bool   `json:"locked,omitempty"`
+	Coins    int    `json:"coins,omitempty"` // a coin pile's amount
 	Contents []Item `json:"contents,omitempty"`
 }
 

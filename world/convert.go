@@ -41,7 +41,7 @@ func toStoreItems(items []zone.ItemRecord) []store.Item {
 	}
 	out := make([]store.Item, len(items))
 	for i, it := range items {
-		out[i] = store.Item{ID: it.ID, Proto: it.Proto, Slot: it.Slot, Closed: it.Closed, Locked: it.Locked, Contents: toStoreItems(it.Contents)}
+		out[i] = store.Item{ID: it.ID, Proto: it.Proto, Slot: it.Slot, Closed: it.Closed, Locked: it.Locked, Coins: it.Coins, Contents: toStoreItems(it.Contents)}
 	}
 	return out
 }
@@ -69,7 +69,7 @@ func fromStoreItems(items []store.Item) []zone.ItemRecord {
 	}
 	out := make([]zone.ItemRecord, len(items))
 	for i, it := range items {
-		out[i] = zone.ItemRecord{ID: it.ID, Proto: it.Proto, Slot: it.Slot, Closed: it.Closed, Locked: it.Locked, Contents: fromStoreItems(it.Contents)}
+		out[i] = zone.ItemRecord{ID: it.ID, Proto: it.Proto, Slot: it.Slot, Closed: it.Closed, Locked: it.Locked, Coins: it.Coins, Contents: fromStoreItems(it.Contents)}
 	}
 	return out
 }

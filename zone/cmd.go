@@ -63,7 +63,7 @@ var cmdTable = []command{
 	{name: "examine", fn: (*Zone).cmdExamine, usage: "examine <thing>\n  Look closely at something or someone."},
 	{name: "emote", fn: (*Zone).cmdEmote, usage: "emote <action>\n  Show the room what you do: emote smiles. becomes 'Aria smiles.'"},
 	{name: "drop", fn: (*Zone).cmdDrop, usage: dropUsage},
-	{name: "give", fn: (*Zone).cmdGive, usage: "give <item> <player>\n  Hand something you carry to someone here. give all.bread aria gives every bread."},
+	{name: "give", fn: (*Zone).cmdGive, usage: "give <item> <player>\n  Hand something you carry to someone here. give all.bread aria gives every bread; give 10 gold aria gives coins."},
 	{name: "help", fn: (*Zone).cmdHelp, usage: "help [topic]\n  Read about a command or a topic. help alone lists topics."},
 	{name: "commands", fn: (*Zone).cmdCommands, usage: "commands\n  List every command."},
 	{name: "score", fn: (*Zone).cmdScore, usage: "score\n  Show your character."},

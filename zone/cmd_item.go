@@ -18,9 +18,9 @@ const getUsage = `get <item> [from <container>]
   Pick something up. get all takes everything; get all.coin every coin;
   get 2.sword the second sword. get <item> from <container> takes it out.`
 
-const dropUsage = `drop <item>
+const dropUsage = `drop <item> | drop <n> gold
   Put something you carry on the ground. drop all drops everything you
-  carry (not what you wear).`
+  carry (not what you wear). drop 5 gold leaves a pile of coins.`
 
 // cmdGet picks items up from the room.
 func (z *Zone) cmdGet(c *Char, args string) {
@@ -52,6 +52,7 @@ func (z *Zone) cmdGet(c *Char, args string) {
 // takeItems moves items into c's hands, telling c and the room.
 func (z *Zone) takeItems(c *Char, items []*Item, from string) {
 	var got []*Item
+	gold := 0
 	for i, it := range items {
 		if i == maxAll {
 			z.sendLine(c, fmt.Sprintf("You stop after %d; there is more.", maxAll))
@@ -61,6 +62,10 @@ func (z *Zone) takeItems(c *Char, items []*Item, from string) {
 			z.sendLine(c, "You cannot take "+it.short()+".")
 			continue
 		}
+		if it.proto.Type == content.ItemMoney {
+			gold += z.pocket(c, it)
+			continue
+		}
 		if len(c.inv) >= maxCarry {
 			z.sendLine(c, "Your hands are full.")
 			break
@@ -68,12 +73,13 @@ func (z *Zone) takeItems(c *Char, items []*Item, from string) {
 		z.itemToChar(it, c)
 		got = append(got, it)
 	}
-	if len(got) == 0 {
-		return
-	}
 	suffix := "."
 	if from != "" {
 		suffix = " from " + from + "."
+	}
+	if gold > 0 {
+		z.sendLine(c, "You get "+coinShort(gold)+suffix)
+		z.act(c.room, c, c, "$n gets some gold"+suffix)
 	}
 	for _, line := range groupItems(got, (*Item).short) {
 		z.sendLine(c, "You get "+line+suffix)
@@ -139,6 +145,9 @@ func (z *Zone) letGo(c *Char, items []*Item, fits func(*Item) (why string, stop 
 
 // cmdDrop puts carried items on the ground.
 func (z *Zone) cmdDrop(c *Char, args string) {
+	if z.dropGold(c, args) {
+		return
+	}
 	spec, ok := parseTarget(args)
 	if !ok {
 		z.sendLine(c, "Drop what?")
@@ -169,6 +178,9 @@ func (z *Zone) cmdGive(c *Char, args string) {
 		return
 	}
 	whoWord := fields[len(fields)-1]
+	if z.giveGold(c, args) {
+		return
+	}
 	what := strings.Join(fields[:len(fields)-1], " ")
 	if len(fields) > 2 && fields[len(fields)-2] == "to" {
 		what = strings.Join(fields[:len(fields)-2], " ")

@@ -21,9 +21,16 @@ type Item struct {
 	// owner may loot this corpse until the pulse ownerUntil; others wait.
 	owner      string
 	ownerUntil uint64
+	// coins is a coin pile's amount (money.go); 0 for every other item.
+	coins int
 }
 
-func (it *Item) short() string      { return it.proto.Short }
+func (it *Item) short() string {
+	if it.proto == coinProto {
+		return coinShort(it.coins)
+	}
+	return it.proto.Short
+}
 func (it *Item) keywords() []string { return it.proto.Keywords }
 
 // isContainer reports whether things can be put in or taken out of it.
@@ -45,11 +52,14 @@ func (z *Zone) newItem(p *content.Item) *Item {
 // under a saved character.
 func (z *Zone) itemFromRecord(ir ItemRecord) *Item {
 	p := z.set.Items[ir.Proto]
+	if ir.Proto == coinRef {
+		p = coinProto
+	}
 	if p == nil {
 		z.log.Warn("zone: a saved item has no prototype any more; dropped", logev.ID(7104), "item", ir.ID, "proto", ir.Proto)
 		return nil
 	}
-	it := &Item{rid: z.newRID(), id: ir.ID, proto: p, slot: -1, closed: ir.Closed, locked: ir.Locked}
+	it := &Item{rid: z.newRID(), id: ir.ID, proto: p, slot: -1, closed: ir.Closed, locked: ir.Locked, coins: ir.Coins}
 	z.items[it.rid] = it
 	z.attachItemScript(it)
 	for _, cr := range ir.Contents {
@@ -62,7 +72,7 @@ func (z *Zone) itemFromRecord(ir ItemRecord) *Item {
 }
 
 func itemRecord(it *Item) ItemRecord {
-	ir := ItemRecord{ID: it.id, Proto: it.proto.Ref, Closed: it.closed, Locked: it.locked}
+	ir := ItemRecord{ID: it.id, Proto: it.proto.Ref, Closed: it.closed, Locked: it.locked, Coins: it.coins}
 	for _, sub := range it.contents {
 		ir.Contents = append(ir.Contents, itemRecord(sub))
 	}

@@ -64,6 +64,7 @@ type ItemRecord struct {
 	Slot     string // equipment slot it is worn in, "" if carried
 	Closed   bool
 	Locked   bool
+	Coins    int // a coin pile's amount
 	Contents []ItemRecord
 }
 
