@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
 	"syscall"
@@ -421,6 +422,43 @@ func TestMain_CheckCompilesScripts(t *testing.T) {
 			t.Errorf("check: code %d, stderr %q; want a failure naming %q", code, errb.String(), want)
 		}
 	}
+}
+
+// heapAllocated is how many bytes f allocates on the heap.
+func heapAllocated(f func()) uint64 {
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	f()
+	runtime.ReadMemStats(&after)
+	return after.TotalAlloc - before.TotalAlloc
+}
+
+// An area file of inline tables nested 2,000 deep (8 KB, which the TOML
+// decoder would take about 470 MB to read) is refused by check with its
+// file, line and the limit, for hardly more memory than checking the world
+// without it.
+func TestMain_CheckRefusesDeeplyNestedFileInBoundedMemory(t *testing.T) {
+	dir := servertest.CopyAreas(t, func(_ string, data []byte) []byte { return data })
+	var out, errb bytes.Buffer
+	var code int
+	clean := heapAllocated(func() { code = run([]string{"check", dir}, &out, &errb) })
+	if code != 0 {
+		t.Fatalf("check of the starter world: %d %s", code, errb.String())
+	}
+	deep := "[zone]\nname = \"Deep\"\n\n" + "x = " + strings.Repeat("{a=", 2000) + "1" + strings.Repeat("}", 2000) + "\n"
+	if err := os.WriteFile(filepath.Join(dir, "deep.toml"), []byte(deep), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	errb.Reset()
+	hostile := heapAllocated(func() { code = run([]string{"check", dir}, &out, &errb) })
+	if want := "deep.toml:4: nested 33 deep"; code == 0 || !strings.Contains(errb.String(), want) || !strings.Contains(errb.String(), "the limit is 32") {
+		t.Fatalf("check: code %d, stderr %q; want a refusal naming %q and the limit", code, errb.String(), want)
+	}
+	if hostile > clean+16<<20 {
+		t.Errorf("check with the deep file allocated %d bytes, %d without it; want at most 16 MB more", hostile, clean)
+	}
+	t.Logf("check allocated %d bytes, %d without the deep file", hostile, clean)
 }
 
 // The command line takes flags and the command in any order, lists its

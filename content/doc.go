@@ -8,7 +8,9 @@
 // LoadCached keeps each file's decoded form by the hash of its bytes, so a
 // reload decodes only what changed. Every problem names its file, and its
 // line: from BurntSushi/toml for syntax and type errors, from a scan of the
-// text (lines.go) for the rest.
+// text (lines.go) for the rest. Before the decoder sees a file, a linear
+// scan (guard.go) bounds what decoding it may cost: how deeply it nests,
+// how many keys and values it has, and how long their key paths are in all.
 //
 // Refs are the names content uses for things: zone:kind:local, drawn from the
 // charset [a-z0-9_:]. An instance id (<template>#<hex>) uses '#', which no

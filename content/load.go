@@ -221,6 +221,8 @@ func (l *loader) load() (*Set, error) {
 
 // decode reads one TOML file into v, reporting syntax errors, type errors
 // and every key the schema does not know. It reports whether v is usable.
+// A file that would cost the decoder more than areaLimits allow is
+// refused before the decoder sees it (guard.go).
 func (l *loader) decode(name string, v any) bool {
 	data, err := fs.ReadFile(l.root, name)
 	if err != nil {
@@ -237,7 +239,12 @@ func (l *loader) decode(name string, v any) bool {
 		return e.ok
 	}
 	first := len(l.probs)
-	ok := l.decodeTOML(name, string(data), v)
+	ok := false
+	if line, msg := measureTOML(string(data), areaLimits); line > 0 {
+		l.probs = append(l.probs, Problem{File: name, Line: line, Msg: msg})
+	} else {
+		ok = l.decodeTOML(name, string(data), v)
+	}
 	l.cache.put(name, sum, v, slices.Clone(l.probs[first:]), ok)
 	return ok
 }

@@ -232,15 +232,19 @@ func TestBadInput_HostileTelnetStreams(t *testing.T) {
 		every = append(every, iac, 251, byte(opt), iac, 253, byte(opt))
 	}
 	streams := map[string][]byte{
-		"ends inside IAC SB":     {iac, sb, 31, 0, 80},
-		"nested SB":              {iac, sb, 201, 'a', iac, sb, 201, 'b', iac, se, iac, se},
-		"every option at once":   every,
-		"NAWS 0x0":               {iac, 251, 31, iac, sb, 31, 0, 0, 0, 0, iac, se},
-		"NAWS 65535x65535":       {iac, 251, 31, iac, sb, 31, 255, 255, 255, 255, 255, 255, 255, 255, iac, se},
-		"TTYPE of 10 KB":         append(append([]byte{iac, 251, 24, iac, sb, 24, 0}, bytes.Repeat([]byte("X"), 10<<10)...), iac, se),
-		"GMCP that is not JSON":  append(append([]byte{iac, 253, 201, iac, sb, 201}, "Core.Supports.Set {{{not json"...), iac, se),
-		"lone IAC at the end":    {'l', 'o', 'o', 'k', iac},
-		"IAC IAC in a name line": {'A', iac, iac, 'b', '\r', '\n'},
+		"ends inside IAC SB":    {iac, sb, 31, 0, 80},
+		"nested SB":             {iac, sb, 201, 'a', iac, sb, 201, 'b', iac, se, iac, se},
+		"every option at once":  every,
+		"NAWS 0x0":              {iac, 251, 31, iac, sb, 31, 0, 0, 0, 0, iac, se},
+		"NAWS 65535x65535":      {iac, 251, 31, iac, sb, 31, 255, 255, 255, 255, 255, 255, 255, 255, iac, se},
+		"TTYPE of 10 KB":        append(append([]byte{iac, 251, 24, iac, sb, 24, 0}, bytes.Repeat([]byte("X"), 10<<10)...), iac, se),
+		"GMCP that is not JSON": append(append([]byte{iac, 253, 201, iac, sb, 201}, "Core.Supports.Set {{{not json"...), iac, se),
+		// JSON nested as deep as a subnegotiation may carry: encoding/json
+		// reads it in linear time and refuses it past 10,000 levels.
+		"GMCP arrays nested 8,000 deep": append(append([]byte{iac, 253, 201, iac, sb, 201}, "Core.Supports.Set "+strings.Repeat("[", 8000)...), iac, se),
+		"GMCP objects nested deep":      append(append([]byte{iac, 253, 201, iac, sb, 201}, "Core.Hello "+strings.Repeat(`{"a":`, 1600)...), iac, se),
+		"lone IAC at the end":           {'l', 'o', 'o', 'k', iac},
+		"IAC IAC in a name line":        {'A', iac, iac, 'b', '\r', '\n'},
 	}
 	for name, stream := range streams {
 		c := servertest.Dial(t, addr)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -514,6 +515,43 @@ func TestReload_BadInputRefusedWorldUntouched(t *testing.T) {
 	if got := p.Do("inventory"); got != inv {
 		t.Errorf("inventory after a thousand saves: %q, want %q", got, inv)
 	}
+}
+
+// A file of inline tables nested 2,000 deep (8 KB; decoded, about 470 MB)
+// saved into a running server's areas is refused with its file, line and
+// the limit, the world runs on untouched, and the whole reload allocates
+// a few megabytes, not the decoder's hundreds.
+func TestReload_DeeplyNestedFileRefusedInBoundedMemory(t *testing.T) {
+	srv, dir := reloadWorld(t, "Boss")
+	builder, _ := builderAndPlayer(t, srv)
+	version := srv.World().Snapshot().Version
+	seq := lastSeq(srv)
+	deep := "[zone]\nname = \"Deep\"\n\n" + "x = " + strings.Repeat("{a=", 2000) + "1" + strings.Repeat("}", 2000) + "\n"
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	write(t, dir, "deep.toml", true, deep)
+	rep := waitReport(t, srv, seq)
+	for !rep.Refused() || !strings.Contains(rep.Problems.Error(), "deep.toml:4: nested 33 deep") {
+		if !rep.Refused() && !rep.Unchanged {
+			t.Fatalf("the deep file was applied: %s", rep.Text())
+		}
+		rep = waitReport(t, srv, rep.Seq)
+	}
+	runtime.ReadMemStats(&after)
+	if !strings.Contains(rep.Problems.Error(), "the limit is 32") {
+		t.Errorf("problems %v; want the limit named", rep.Problems)
+	}
+	if n := after.TotalAlloc - before.TotalAlloc; n > 64<<20 {
+		t.Errorf("the refused reload allocated %d bytes; want under 64 MB", n)
+	} else {
+		t.Logf("the refused reload allocated %d bytes", n)
+	}
+	builder.Expect("deep.toml:4: nested 33 deep")
+	if v := srv.World().Snapshot().Version; v != version {
+		t.Errorf("the world runs version %d, want %d untouched", v, version)
+	}
+	builder.DoExpect("look", "Exits:")
 }
 
 // The builder commands, as a builder of every zone and as one limited to
