@@ -342,7 +342,7 @@ func TestReload_ScriptSwitchedOffRunsAgainOnceEdited(t *testing.T) {
 		return strings.Replace(s, squareExits, squareExits+`
 script = """
 function on_command(actor, verb, args)
-  if verb == "poke" then
+  if verb == "tinker" then
     error("the fountain is not ready")
   end
   return false
@@ -351,12 +351,12 @@ end"""`, 1)
 	waitApplied(t, srv, seq)
 	for i := 0; !strings.Contains(string(builder.Raw()), "switched off"); i++ {
 		if i == 50 {
-			t.Fatalf("the breaker did not switch the script off after 50 failures: %q", builder.Do("poke"))
+			t.Fatalf("the breaker did not switch the script off after 50 failures: %q", builder.Do("tinker"))
 		}
-		builder.DoExpect("poke", "the fountain is not ready")
+		builder.DoExpect("tinker", "the fountain is not ready")
 		builder.Expect("> ") // the end of that burst: a switch-off is told in it
 	}
-	builder.DoExpect("poke", "Huh?")
+	builder.DoExpect("tinker", "Huh?")
 	builder.DoExpect("scripterrors", "emberfall emberfall:room:square: emberfall.toml:")
 	builder.Expect("the fountain is not ready")
 	builder.DoExpect("scripterrors all", "switched off")
@@ -368,7 +368,7 @@ end"""`, 1)
 	if !strings.Contains(strings.Join(rep.Changes, "\n"), "emberfall:room:square") {
 		t.Errorf("report does not name the recompiled script: %s", rep.Text())
 	}
-	builder.DoExpect("poke", "The fountain gurgles at you.")
+	builder.DoExpect("tinker", "The fountain gurgles at you.")
 }
 
 // Bad input in the areas folder: each is refused with a clear problem,
