@@ -142,7 +142,7 @@ func (l *loader) load() (*Set, error) {
 		return nil, fmt.Errorf("content: read areas: %w", err)
 	}
 	var zoneFiles []string
-	haveGame, haveHelp, haveSocials := false, false, false
+	haveGame, haveHelp, haveSocials, haveChannels := false, false, false, false
 	for _, e := range entries {
 		name := e.Name()
 		if e.IsDir() || !strings.HasSuffix(name, ".toml") {
@@ -155,6 +155,8 @@ func (l *loader) load() (*Set, error) {
 			haveHelp = true
 		case SocialsFile:
 			haveSocials = true
+		case ChannelsFile:
+			haveChannels = true
 		default:
 			zoneFiles = append(zoneFiles, name)
 		}
@@ -173,6 +175,9 @@ func (l *loader) load() (*Set, error) {
 		unreadable = true
 	}
 	if !l.loadSocials(haveSocials) {
+		unreadable = true
+	}
+	if !l.loadChannels(haveChannels) {
 		unreadable = true
 	}
 	l.files = map[string]*zoneFile{}

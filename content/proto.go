@@ -16,6 +16,8 @@ type Set struct {
 	Game  *Game
 	// Socials is the socials file's table; nil if the world has none.
 	Socials *social.Table
+	// Channels are the channels file's channels, sorted by name.
+	Channels []*Channel
 
 	// ZoneOrder lists zone ids sorted, for stable iteration.
 	ZoneOrder []string

@@ -51,6 +51,7 @@ type Character struct {
 	Items    []Item         `json:"items,omitempty"`
 	Affects  []Affect       `json:"affects,omitempty"`
 	Settings Settings       `json:"settings"`
+	Comm     *Comm          `json:"comm,omitempty"`
 	Attrs    map[string]int `json:"attrs,omitempty"`
 	Place    Placement      `json:"-"` // kept in its own bucket
 }

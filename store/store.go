@@ -23,8 +23,9 @@ import (
 // schema 3 the leases bucket (lease.go); schema 4 the roles an account
 // holds (Roles), which nothing needs migrated but which a binary of schema
 // 3 would drop the next time it rewrote the account, so it must refuse the
-// file; schema 5 the bans bucket (ban.go).
-const SchemaVersion = 5
+// file; schema 5 the bans bucket (ban.go); schema 6 the comm bucket
+// (comm.go).
+const SchemaVersion = 6
 
 var (
 	bucketMeta       = []byte("meta")
@@ -43,7 +44,7 @@ var (
 	keyCreated  = []byte("created")
 	keyAccounts = []byte("accounts") // accounts ever created: none is ever deleted
 
-	allBuckets = [][]byte{bucketMeta, bucketAccounts, bucketCharacters, bucketPlacements, bucketObjects, bucketLedger, bucketHoldings, bucketLeases, bucketBans}
+	allBuckets = [][]byte{bucketMeta, bucketAccounts, bucketCharacters, bucketPlacements, bucketObjects, bucketLedger, bucketHoldings, bucketLeases, bucketBans, bucketComm}
 )
 
 // Config is the [store] section of config.toml.
@@ -327,6 +328,7 @@ var migrations = map[uint64]func(tx *bolt.Tx) error{
 	2: func(tx *bolt.Tx) error { _, err := tx.CreateBucketIfNotExists(bucketLeases); return err },
 	3: func(tx *bolt.Tx) error { return nil }, // roles: a field the JSON of an account may now carry
 	4: func(tx *bolt.Tx) error { _, err := tx.CreateBucketIfNotExists(bucketBans); return err },
+	5: func(tx *bolt.Tx) error { _, err := tx.CreateBucketIfNotExists(bucketComm); return err },
 }
 
 // migrateChecksums rewrites every record and meta number of schema 1 in

@@ -236,7 +236,7 @@ func checkSchema(tx *bolt.Tx) error {
 		return damagef("its schema version is %d, which no zonemud writes", ver)
 	}
 	for _, b := range allBuckets {
-		if tx.Bucket(b) == nil && !(ver < 3 && string(b) == string(bucketLeases)) && !(ver < 5 && string(b) == string(bucketBans)) {
+		if tx.Bucket(b) == nil && !(ver < 3 && string(b) == string(bucketLeases)) && !(ver < 5 && string(b) == string(bucketBans)) && !(ver < 6 && string(b) == string(bucketComm)) {
 			return damagef("its %s bucket is missing", b)
 		}
 	}

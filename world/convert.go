@@ -18,6 +18,7 @@ func toStore(r *zone.CharRecord) *store.Character {
 		Settings: store.Settings(r.Settings),
 		Place:    placement(r),
 		Attrs:    r.Attrs,
+		Comm:     toStoreComm(r.Comm),
 	}
 	for _, a := range r.Affects {
 		c.Affects = append(c.Affects, store.Affect(a))
@@ -54,6 +55,7 @@ func fromStore(c *store.Character) *zone.CharRecord {
 		Items:    fromStoreItems(c.Items),
 		Settings: zone.Settings(c.Settings),
 		Attrs:    c.Attrs,
+		Comm:     fromStoreComm(c.Comm),
 		Zone:     c.Place.Zone, Room: c.Place.Room,
 		AnchorZone: c.Place.AnchorZone, AnchorRoom: c.Place.AnchorRoom,
 	}

@@ -48,7 +48,7 @@ func fieldNames(t reflect.Type, seen map[string]bool) []string {
 // twin names a field by its twin's type names: the zone's CharRecord is
 // the store's Character, ItemRecord is Item, AffectRecord is Affect.
 func twin(name string) string {
-	for from, to := range map[string]string{"CharRecord.": "Character.", "ItemRecord.": "Item.", "AffectRecord.": "Affect."} {
+	for from, to := range map[string]string{"CharRecord.": "Character.", "ItemRecord.": "Item.", "AffectRecord.": "Affect.", "CommRecord.": "Comm."} {
 		if len(name) > len(from) && name[:len(from)] == from {
 			return to + name[len(from):]
 		}

@@ -127,6 +127,7 @@ type World struct {
 	inst        instances    // instance copies: records, mint queue, caps (instance.go)
 	instMetrics *instMetrics // immutable after New
 	parties     parties      // who goes where with whom (party.go)
+	comm        commHub      // channel fan-out and what talk keeps in the store (comm.go)
 
 	ops   Ops                         // set by SetOps before Start; nil in worlds without a process around them
 	down  countdown                   // a shutdown counting down
@@ -173,6 +174,7 @@ func New(set *content.Set, db *store.DB, cfg Config, zcfg zone.Config, log *slog
 	w.inst.init(cfg.Instance)
 	w.instMetrics = newInstMetrics()
 	w.parties.init()
+	w.comm.init()
 	if err := w.loadBans(); err != nil {
 		return nil, err
 	}

@@ -78,6 +78,7 @@ type Player struct {
 	logged     bool      // every line the player types is logged
 	snoopers   []snooper // admins watching the player's screen
 	settings   Settings
+	comm       commState // channels, ignores, afk, aliases, rates (comm.go)
 	replyTo    string
 	commands   uint64
 	played     int64
@@ -215,6 +216,7 @@ func (z *Zone) newPlayerChar(rec *CharRecord) *Char {
 			c.affects = append(c.affects, &affect{a: a, left: min(ar.Pulses, a.Pulses*max(1, a.MaxStacks)), stacks: min(max(ar.Stacks, 1), a.MaxStacks)})
 		}
 	}
+	c.pl.comm = newCommState(rec.Comm)
 	z.recalc(c)
 	if rec.HP <= 0 || c.hp > c.maxHP {
 		c.hp = c.maxHP
@@ -238,7 +240,7 @@ func (z *Zone) record(c *Char) *CharRecord {
 		Level: c.level, Exp: c.exp, HP: c.hp, Mana: c.mana, Moves: c.mv, Gold: c.gold,
 		Settings: p.settings, Epoch: p.epoch, Arrival: p.arrival,
 		AnchorZone: p.anchorZone, AnchorRoom: p.anchorRoom,
-		Attrs: z.attrsRecord(c),
+		Attrs: z.attrsRecord(c), Comm: p.comm.record(),
 	}
 	for _, a := range c.affects {
 		rec.Affects = append(rec.Affects, AffectRecord{Name: a.a.Name, Pulses: a.left, Stacks: a.stacks})

@@ -157,7 +157,7 @@ func (z *Zone) interpret(c *Char, line string) {
 	if word != "quit" && z.scriptCommand(c, word, args) {
 		return
 	}
-	if z.social(c, word, args) {
+	if z.channel(c, word, args) || z.social(c, word, args) {
 		return
 	}
 	cmd := lookupCommand(word, c.role())

@@ -31,6 +31,19 @@ func (z *Zone) toRoom(room *Room, skip *Char, line string) {
 	}
 }
 
+// toRoomFrom is toRoom for what from says or does: those who ignore from
+// do not see it.
+func (z *Zone) toRoomFrom(room *Room, from *Char, line string) {
+	if room == nil {
+		return
+	}
+	for _, o := range room.people {
+		if o != from && o.pl != nil && o.pl.sess != nil && !o.pl.comm.ignores(from.name) {
+			z.sendLine(o, line)
+		}
+	}
+}
+
 // hasListener reports whether anyone but skip in room has a connection.
 func hasListener(room *Room, skip *Char) bool {
 	if room == nil || room.nplayers == 0 {
@@ -52,7 +65,7 @@ func (z *Zone) cmdSay(c *Char, args string) {
 		return
 	}
 	z.sendLine(c, "You say, '{W}"+text+"{x}'")
-	z.toRoom(c.room, c, capFirst(c.short())+" says, '{W}"+text+"{x}'")
+	z.toRoomFrom(c.room, c, capFirst(c.short())+" says, '{W}"+text+"{x}'")
 	z.gmcpChannel(c.room, c, "say", text)
 	z.fireSpeech(c, strings.TrimSpace(args))
 }
@@ -69,7 +82,7 @@ func (z *Zone) cmdEmote(c *Char, args string) {
 		line += "."
 	}
 	z.sendLine(c, line)
-	z.toRoom(c.room, c, line)
+	z.toRoomFrom(c.room, c, line)
 }
 
 // cmdTell sends a line to one player anywhere in the world.
@@ -85,45 +98,6 @@ func (z *Zone) cmdReply(c *Char, args string) {
 		return
 	}
 	z.tell(c, c.pl.replyTo, args)
-}
-
-func (z *Zone) tell(c *Char, who, text string) {
-	text = content.EscapeMarkup(strings.TrimSpace(text))
-	if who == "" || text == "" {
-		z.sendLine(c, "Tell whom what?")
-		return
-	}
-	name := normalName(who)
-	if strings.EqualFold(name, c.name) {
-		z.sendLine(c, "You mutter to yourself.")
-		return
-	}
-	target := z.shard.Where(name)
-	if target == nil {
-		z.sendLine(c, "There is no player by that name in the world.")
-		return
-	}
-	z.sendLine(c, "You tell "+name+", '{M}"+text+"{x}'")
-	m := tellMsg{from: c.name, to: name, text: text, replyTo: z}
-	if target == z {
-		z.handleTell(m)
-		return
-	}
-	target.send(m)
-}
-
-// handleTell delivers a tell to a player here.
-func (z *Zone) handleTell(m tellMsg) {
-	c := z.players[m.to]
-	if c == nil {
-		if m.replyTo != nil && m.replyTo != z {
-			m.replyTo.send(noticeMsg{to: m.from, text: m.to + " is not here to hear you any more."})
-		}
-		return
-	}
-	c.pl.replyTo = m.from
-	z.sendLine(c, m.from+" tells you, '{M}"+m.text+"{x}'")
-	z.gmcpTell(c, m.from, m.text)
 }
 
 // normalName capitalises a typed player name the way names are stored.

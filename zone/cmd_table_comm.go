@@ -6,4 +6,7 @@ package zone
 // command had.
 var commTable = []command{
 	{name: "socials", fn: (*Zone).cmdSocials, usage: socialsUsage},
+	{name: "channels", fn: (*Zone).cmdChannels, usage: channelsUsage},
+	{name: "ignore", fn: (*Zone).cmdIgnore, usage: ignoreUsage},
+	{name: "afk", fn: (*Zone).cmdAFK, usage: afkUsage},
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"sync"
 	"sync/atomic"
+	"testing"
 	"time"
 
 	"zonemud/content"
@@ -466,3 +467,12 @@ func AsyncCommandsForTest() []string {
 
 // AnswerWaitForTest is how long a held prompt waits for its answer.
 const AnswerWaitForTest = answerWait
+
+// SetTellRateForTest sets the tell flood limit for the zones a test is
+// about to start, and puts it back when the test ends (register it before
+// the server, so it is put back after the server stops).
+func SetTellRateForTest(t testing.TB, n int, per time.Duration) {
+	oldN, oldPer := tellRate, tellPer
+	tellRate, tellPer = n, per
+	t.Cleanup(func() { tellRate, tellPer = oldN, oldPer })
+}

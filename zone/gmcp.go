@@ -76,7 +76,7 @@ func (z *Zone) gmcpChannel(room *Room, from *Char, channel, text string) {
 	}
 	var msg any = json.RawMessage(b)
 	for _, o := range room.people {
-		if o.pl != nil && o.pl.sess != nil {
+		if o.pl != nil && o.pl.sess != nil && !o.pl.comm.ignores(from.name) {
 			o.pl.sess.GMCP("Comm.Channel.Text", msg)
 		}
 	}

@@ -100,7 +100,7 @@ func commandProblem(set *content.Set, phrase string, admin bool) string {
 	if admin {
 		r = roleAdmin
 	}
-	if lookupCommand(word, r) == nil && set.Game.Ability(word) == nil && set.Socials.Find(word) == nil {
+	if lookupCommand(word, r) == nil && set.Game.Ability(word) == nil && set.Socials.Find(word) == nil && set.Channel(word) == nil {
 		return fmt.Sprintf("shows %q, but %s is not a command", phrase, word)
 	}
 	if word != "help" {

@@ -97,6 +97,26 @@ type noticeMsg struct {
 	text string
 }
 
+// channelMsg is a channel line for the players here who listen to it
+// (comm_shard.go). The line is shared by every zone and read only.
+type channelMsg struct{ line *ChannelLine }
+
+// heldTellsMsg is the tells kept for a player while away, delivered at
+// login; a zone that no longer holds the player passes it on.
+type heldTellsMsg struct {
+	to      string
+	tells   []HeldTell
+	dropped int
+}
+
+// historyMsg is a channel's history, read from the store for the named
+// player; a zone that no longer holds the player passes it on.
+type historyMsg struct {
+	to, channel string
+	lines       []HistoryLine
+	err         error
+}
+
 // broadcastMsg is a line for every player in the zone (shutdown warnings,
 // admin announcements).
 type broadcastMsg struct{ text string }
@@ -229,6 +249,9 @@ func (transferMsg) isMsg()      {}
 func (tellMsg) isMsg()          {}
 func (noticeMsg) isMsg()        {}
 func (broadcastMsg) isMsg()     {}
+func (channelMsg) isMsg()       {}
+func (historyMsg) isMsg()       {}
+func (heldTellsMsg) isMsg()     {}
 func (doorMsg) isMsg()          {}
 func (saveNowMsg) isMsg()       {}
 func (savedMsg) isMsg()         {}

@@ -45,6 +45,8 @@ type CharRecord struct {
 	Items    []ItemRecord
 	Affects  []AffectRecord
 	Settings Settings
+	// Comm is what the player chose about talk: channels, ignores, aliases.
+	Comm CommRecord
 	// Attrs are the character's base attributes by name (gear and affects
 	// are not included).
 	Attrs map[string]int
@@ -91,6 +93,7 @@ func (r *CharRecord) Clone() *CharRecord {
 	c.Items = cloneItems(r.Items)
 	c.Affects = append([]AffectRecord(nil), r.Affects...)
 	c.BuildZones = append([]string(nil), r.BuildZones...)
+	c.Comm = r.Comm.Clone()
 	if r.Attrs != nil {
 		c.Attrs = make(map[string]int, len(r.Attrs))
 		for k, v := range r.Attrs {

@@ -77,6 +77,9 @@ func (z *Zone) handleArrive(m arriveMsg) {
 	}
 	z.afterArrival(c)
 	z.arrived(c, room)
+	if m.fresh {
+		z.shard.Comm().Arrived(c.name)
+	}
 	z.log.Debug("zone: a character entered", logev.ID(7005), logev.Player(c.name), "how", "login", "room", room.ref())
 }
 

@@ -59,6 +59,8 @@ type Shard interface {
 	RolesOf(name string, done func(reply string))
 	// Admin is what admin commands need of the server.
 	Admin() Admin
+	// Comm is the world's side of channels and tells (comm_shard.go).
+	Comm() Comm
 
 	// Instance copies (hop 1 and hop 3 of entry; the world's instance.go).
 

@@ -29,3 +29,24 @@ func TestSocials_NoneShadowedByACommand(t *testing.T) {
 		}
 	}
 }
+
+// No starter channel is named like a command, a direction or a social.
+func TestChannels_NoneShadowed(t *testing.T) {
+	set, err := content.Load(os.DirFS("../areas"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(set.Channels) < 5 {
+		t.Fatalf("the starter world has %d channels, want gossip, newbie, ooc, builder and admin", len(set.Channels))
+	}
+	for _, ch := range set.Channels {
+		for _, cmd := range commands {
+			if cmd.name == ch.Name {
+				t.Errorf("channel %q is also a command", ch.Name)
+			}
+		}
+		if _, ok := content.ParseDir(ch.Name); ok || set.Socials.Find(ch.Name) != nil {
+			t.Errorf("channel %q is a direction or a social", ch.Name)
+		}
+	}
+}

@@ -599,6 +599,12 @@ func (z *Zone) handle(m msg) {
 		} else {
 			z.forward(m, m.to) // the player walked on while a worker ran
 		}
+	case channelMsg:
+		z.deliverChannel(m.line)
+	case heldTellsMsg:
+		z.handleHeldTells(m)
+	case historyMsg:
+		z.handleHistory(m)
 	case broadcastMsg:
 		for _, c := range z.players {
 			z.sendLine(c, m.text)
