@@ -18,12 +18,18 @@ import (
 // owner logs in.
 //
 // That count and its lock are for addresses that have failed of late
-// (every try counts as a failure of its address until it succeeds). Tries
-// from addresses that have not failed have an allowance of their own, as
-// many per window and never locked beyond it, so an attack from elsewhere,
-// however many connections it opens, does not keep the owner out; each
-// such try makes its address one that has failed. An attacker with many
-// fresh addresses gets at most the two allowances per window.
+// (every try counts as a failure of its address until it succeeds). A try
+// from an address that has not failed is never refused by the account's
+// cap: its password is checked, so the owner, from such an address, logs
+// in however many tries others made. Such tries have an allowance of
+// their own, as many per window; past it each waits a little longer
+// before its password is checked (a second more each, up to
+// maxCleanDelay), which slows an attacker and costs the owner seconds at
+// most. Each such try makes its address one that has failed, so the
+// guesses an attack gets are the account's tries per window plus one per
+// address it holds (an address counts until its failure decays, about ten
+// minutes: halfLife), and every later try from those addresses meets the
+// lock.
 //
 // The owner is told, when they next log in, how many tries failed. The
 // counts live in memory: a restart forgets them (the per-address shut-out
@@ -31,6 +37,10 @@ import (
 
 // maxLockout caps a lock's growth (or one window, if that is longer).
 const maxLockout = time.Hour
+
+// maxCleanDelay caps the wait of a try from an address that has not
+// failed, past the account's allowance for such tries.
+const maxCleanDelay = 10 * time.Second
 
 // accounts counts password tries by account.
 type accounts struct {
@@ -42,7 +52,7 @@ type accountTries struct {
 	windowStart time.Time
 	tries       int       // tries in the current window from addresses that have failed
 	fresh       int       // tries in the current window from addresses that have not
-	lockedUntil time.Time // no tries but from a clean address before this
+	lockedUntil time.Time // no tries from addresses that have failed before this
 	lockouts    int       // locks since the owner last logged in; each doubles the next
 	failed      int       // failed tries, refused ones included, since the owner last logged in
 	last        time.Time // last try, for pruning
@@ -50,26 +60,31 @@ type accountTries struct {
 
 // take decides whether a password try at the account may go ahead, and
 // counts it. clean says the try comes from an address that has not failed
-// of late. A refused try returns how long until the account takes tries
-// from its address again.
+// of late: such a try always goes ahead, after wait once the account's
+// allowance for clean tries in this window is spent. A refused try (never
+// a clean one) returns how long until the account takes tries from its
+// address again.
 func (a *accounts) take(name string, clean bool, limit int, window time.Duration, now time.Time) (ok bool, wait time.Duration) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	t := a.get(name, now)
 	if t == nil {
-		return false, window // the table is full of live locks
+		if clean {
+			return true, maxCleanDelay // the table is full of live locks: slow, never refuse
+		}
+		return false, window
 	}
 	t.last = now
 	if now.Sub(t.windowStart) >= window {
 		t.windowStart, t.tries, t.fresh = now, 0, 0
 	}
 	switch {
-	case clean && t.fresh < limit:
-		t.fresh++
-		return true, 0
 	case clean:
-		t.failed++
-		return false, t.windowStart.Add(window).Sub(now)
+		t.fresh++
+		if over := t.fresh - limit; over > 0 {
+			return true, min(time.Duration(over)*time.Second, maxCleanDelay)
+		}
+		return true, 0
 	case now.Before(t.lockedUntil):
 		t.failed++
 		return false, t.lockedUntil.Sub(now)
@@ -145,8 +160,9 @@ const (
 // try is one password or key try that startTry let through.
 type try struct {
 	g    *Gate
-	ip   string // the address's limit key ("" for an exempt address)
-	name string // the account, lower-case; "" for a key
+	ip   string        // the address's limit key ("" for an exempt address)
+	name string        // the account, lower-case; "" for a key
+	wait time.Duration // how long the account's cap slows this try
 }
 
 // startTry is the one decision for "may this address try to log in to
@@ -157,7 +173,8 @@ type try struct {
 //   - a password try (password true) counts against the account's tries
 //     (accounts): those of addresses that have failed, which lock the
 //     account against them, or those of clean addresses (real, limited
-//     addresses with no failure of late), which do not.
+//     addresses with no failure of late), which are never refused, only
+//     slowed (try.wait) past their allowance.
 //
 // A password try let through is counted at once as a failure of its
 // address, so parallel tries from one address see each other, and taken
@@ -179,7 +196,7 @@ func (g *Gate) startTry(remote net.Addr, name string, password bool) (t *try, wh
 		g.refusedTries.Add(1)
 		return nil, fmt.Sprintf("Too many failed logins for %s; please try again in %s.", capitalise(lower), roundWait(wait))
 	}
-	return &try{g: g, ip: ip, name: lower}, ""
+	return &try{g: g, ip: ip, name: lower, wait: wait}, ""
 }
 
 // finish records the outcome of a password try: failed (a wrong

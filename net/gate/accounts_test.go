@@ -27,14 +27,17 @@ func TestAccounts_CapLocksAndGrows(t *testing.T) {
 		t.Fatalf("try during the lock: ok %v, wait %v; want refused for 4m", ok, wait)
 	}
 	// Addresses that have not failed still try, on an allowance of their
-	// own, which runs out with the window but never locks.
+	// own; past it they are slowed, a second more each up to
+	// maxCleanDelay, and never refused.
 	for i := 0; i < limit; i++ {
-		if ok, _ := take(true); !ok {
-			t.Fatalf("clean try %d refused during the lock", i+1)
+		if ok, wait := take(true); !ok || wait != 0 {
+			t.Fatalf("clean try %d during the lock: ok %v, wait %v; want at once", i+1, ok, wait)
 		}
 	}
-	if ok, wait := take(true); ok || wait != 4*time.Minute {
-		t.Fatalf("clean try past its allowance: ok %v, wait %v; want refused to the window's end", ok, wait)
+	for i := 1; i <= 30; i++ {
+		if ok, wait := take(true); !ok || wait != min(time.Duration(i)*time.Second, maxCleanDelay) {
+			t.Fatalf("clean try %d past its allowance: ok %v, wait %v; want let through after %ds at most %v", i, ok, wait, i, maxCleanDelay)
+		}
 	}
 	// After the lock a new window; the next lock is twice as long.
 	now = now.Add(4 * time.Minute)
@@ -60,7 +63,7 @@ func TestAccounts_CapLocksAndGrows(t *testing.T) {
 	}
 	// The owner logs in: told of every failed try, refused ones included,
 	// and the growth starts afresh.
-	if n, want := a.loggedIn("victim"), 3+2+1+3+1+10*1+1; n != want {
+	if n, want := a.loggedIn("victim"), 3+2+3+1+10*1+1; n != want {
 		t.Fatalf("loggedIn reported %d failed tries, want %d", n, want)
 	}
 	if n := a.loggedIn("victim"); n != 0 {
@@ -69,18 +72,23 @@ func TestAccounts_CapLocksAndGrows(t *testing.T) {
 }
 
 // The cap is per account, whatever the address: tries from many
-// addresses add up, fresh ones included, to at most the two allowances.
+// addresses that have failed add up to one allowance, however many
+// connections make them, while every try from an address that has not
+// failed goes ahead.
 func TestAccounts_PerAccountNotPerAddress(t *testing.T) {
 	var a accounts
 	now := time.Now()
-	allowed := 0
+	allowed, clean := 0, 0
 	for i := 0; i < 300; i++ {
 		if ok, _ := a.take("victim", i%2 == 0, 10, time.Minute, now); ok {
 			allowed++
+			if i%2 == 0 {
+				clean++
+			}
 		}
 	}
-	if allowed != 20 {
-		t.Fatalf("%d of 300 tries allowed, want 10 and 10", allowed)
+	if allowed != 160 || clean != 150 {
+		t.Fatalf("%d of 300 tries allowed, %d of them clean; want the 150 clean and 10 others", allowed, clean)
 	}
 	if ok, _ := a.take("bystander", false, 10, time.Minute, now); !ok {
 		t.Fatal("another account was locked too")

@@ -31,7 +31,8 @@ type Config struct {
 	// AccountTries password tries at one account are allowed in each
 	// window of AccountWindowSecs, from all connections together; past
 	// them the account is locked for a window, then two, four... (up to an
-	// hour), except to addresses that have not failed of late.
+	// hour) to addresses that have failed of late; a try from an address
+	// that has not is never refused, only slowed (accounts.go).
 	AccountTries      int `toml:"account_tries"`
 	AccountWindowSecs int `toml:"account_window_secs"`
 	// LimitLoopback applies the per-address limits to 127.0.0.1 too.

@@ -382,10 +382,12 @@ const (
 
 // checkLogin checks a password for an existing account under the login
 // limits, one policy for telnet, TLS and SSH: startTry decides first, so
-// a refused try costs no hash; then the address's own failures may delay
-// the answer (never an attack on the account from elsewhere); a wrong
-// password costs the connection half a second more. why is the line for a
-// refused try.
+// a refused try costs no hash; then the address's own failures, or the
+// account's cap on a clean address past its allowance, may delay the
+// answer (never an attack on the account from elsewhere, and never a
+// refusal: the right password from a clean address always logs in); a
+// wrong password costs the connection half a second more. why is the line
+// for a refused try.
 func (g *Gate) checkLogin(acct *world.Account, pw string, remote net.Addr, front string) (v verdict, why string) {
 	t, why := g.startTry(remote, acct.Name, true)
 	if t == nil {
@@ -394,7 +396,7 @@ func (g *Gate) checkLogin(acct *world.Account, pw string, remote net.Addr, front
 	}
 	// This try is already counted against its address: the delay is for
 	// the failures before it.
-	if d := delayFor(g.ipFails.count(t.ip) - 1); d > 0 {
+	if d := max(delayFor(g.ipFails.count(t.ip)-1), t.wait); d > 0 {
 		time.Sleep(d)
 	}
 	ok, err := g.check(pw, acct.Hash)

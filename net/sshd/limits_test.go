@@ -1,6 +1,7 @@
 package sshd_test
 
 import (
+	"fmt"
 	"net"
 	"strings"
 	"testing"
@@ -129,6 +130,82 @@ func TestSSH_ShutOutAddressCannotTryPasswords(t *testing.T) {
 		t.Fatalf("the owner's key from another address: %v", err)
 	}
 	openTerm(t, c, "xterm", 80, 24).Expect("Exits:")
+}
+
+// Ten wrong passwords at one character, each from a fresh address, do not
+// keep its owner out: from an address that has not failed, the right
+// password logs in at once, over SSH and over telnet alike, and the owner
+// is told of the tries. The addresses that failed then meet the cap: their
+// next tries add up to account_tries, and past that they are refused
+// unchecked.
+func TestLogins_OwnerFromACleanAddressAfterWrongTriesFromFreshOnes(t *testing.T) {
+	const tries = 10
+	e := startWith(t, func(c *config.Config) {
+		c.Gate.LimitLoopback = true
+		c.Gate.AccountTries = tries
+		c.Gate.MaxLoginFailures = 100
+	})
+	owner := servertest.Wrap(t, dialFrom(t, "127.0.0.30", e.srv.TelnetAddr()))
+	owner.Create("Target", "target-pass")
+	owner.Quit()
+	wrong := func(from string) *servertest.Client {
+		t.Helper()
+		c := servertest.Wrap(t, dialFrom(t, from, e.srv.TelnetAddr()))
+		c.Expect("name")
+		c.Send("Target")
+		c.Expect("password")
+		c.Send("not-the-password")
+		got := c.ExpectWithin("Wrong password", 30*time.Second)
+		if strings.Contains(got, "Too many failed logins") {
+			t.Fatalf("a try from %s was refused: %q", from, got)
+		}
+		return c
+	}
+	for i := 1; i <= tries; i++ {
+		wrong(fmt.Sprintf("127.0.3.%d", i)).Close()
+	}
+	c, err := e.sshFrom("127.0.0.31", "Target", gossh.Password("target-pass"))
+	if err != nil {
+		t.Fatalf("after %d wrong tries from fresh addresses, the owner's password over SSH from a clean address: %v", tries, err)
+	}
+	openTerm(t, c, "xterm", 80, 24).Expect("10 tries to log in as you failed since your last login")
+	c.Close()
+
+	// Ten more, over SSH this time, and the owner over telnet.
+	for i := 1; i <= tries; i++ {
+		if _, err := e.sshFrom(fmt.Sprintf("127.0.4.%d", i), "Target", gossh.Password("not-the-password")); err == nil {
+			t.Fatal("a wrong password opened the account")
+		}
+	}
+	back := servertest.Wrap(t, dialFrom(t, "127.0.0.32", e.srv.TelnetAddr()))
+	back.Expect("name")
+	back.Send("Target")
+	back.Expect("password")
+	back.Send("target-pass")
+	if got := back.ExpectWithin("Exits:", 30*time.Second); !strings.Contains(got, "tries to log in as you failed") {
+		t.Errorf("the owner was not told of the failed tries: %q", got)
+	}
+	back.Quit()
+
+	// The addresses that failed try again: the account's tries for them,
+	// then a refusal that checks no password.
+	for i := 1; i <= tries; i++ {
+		wrong(fmt.Sprintf("127.0.3.%d", i)).Close()
+	}
+	before := e.srv.Gate().LoginStats().PasswordChecks
+	late := servertest.Wrap(t, dialFrom(t, "127.0.4.1", e.srv.TelnetAddr()))
+	late.Expect("name")
+	late.Send("Target")
+	late.Expect("password")
+	late.Send("target-pass")
+	late.ExpectWithin("Too many failed logins for Target", 30*time.Second)
+	if got := e.srv.Gate().LoginStats().PasswordChecks; got != before {
+		t.Errorf("%d passwords checked past the cap, want none", got-before)
+	}
+	// And still the owner, from a clean address, gets in.
+	if _, err := e.sshFrom("127.0.0.33", "Target", gossh.Password("target-pass")); err != nil {
+		t.Fatalf("the owner's password from a clean address while the account is locked: %v", err)
+	}
 }
 
 // A user name of 5,000 bytes is refused before any lookup, and reaches
