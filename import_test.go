@@ -67,7 +67,9 @@ func TestImport_CheckPassesAndOutIsProtected(t *testing.T) {
 // A server serves the imported world at once: a player starts in the
 // Temple (3001), takes the key the zone reset left in the square, unlocks
 // and opens the converted iron gate, walks through it into the other
-// zone, and kills the converted rat behind the storeroom door.
+// zone, where the guard's speech trigger and the tower's greeting run as
+// Lua, kills the converted rat behind the storeroom door, and dies in the
+// death trap.
 func TestImport_ServedWorldCanBeWalked(t *testing.T) {
 	cfg := servertest.Config(t)
 	cfg.Server.AreasDir = importFixture(t)
@@ -89,10 +91,21 @@ func TestImport_ServedWorldCanBeWalked(t *testing.T) {
 	p.DoExpect("unlock gate", "unlock")
 	p.DoExpect("open gate", "open")
 	p.DoExpect("east", "The Keep Gate")
+	p.DoExpect("east", "The Courtyard")
+	p.DoExpect("say hello", "Move along.")
+	p.DoExpect("northeast", "The wind howls through the arrow slits.")
+	p.DoExpect("southwest", "The Courtyard")
+	p.DoExpect("west", "The Keep Gate")
 	p.DoExpect("west", "Village Square")
 	p.DoExpect("west", "A Narrow Lane")
 	p.DoExpect("open door", "open")
 	p.DoExpect("north", "The Storeroom")
 	p.Send("kill rat")
 	p.ExpectWithin("is DEAD!", 25*2500*time.Millisecond)
+	p.Expect("> ")
+	for _, dir := range []string{"south", "east", "east", "east"} {
+		p.Do(dir)
+	}
+	p.DoExpect("down", "You have walked into a death trap.")
+	p.Expect("The Temple of the Lantern") // the slain wake at the recall room
 }

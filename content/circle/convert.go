@@ -76,7 +76,8 @@ type conv struct {
 	// door states from D resets: room vnum, dir -> state
 	doorState map[[2]int]int
 	// trigger attachments: trigger vnum -> where
-	trigUse map[int][]string
+	trigUse       map[int][]string
+	trigConverted map[int]bool
 }
 
 type outZone struct {
@@ -115,7 +116,7 @@ func Convert(w *World, o Options) (*Result, error) {
 	if len(w.Rooms) == 0 {
 		return nil, ErrNoRooms
 	}
-	c := &conv{w: w, o: o, byVn: map[int]*outZone{}, roomZone: map[int]*outZone{}, mobZone: map[int]*outZone{}, objZone: map[int]*outZone{}, doorState: map[[2]int]int{}, trigUse: map[int][]string{}}
+	c := &conv{w: w, o: o, byVn: map[int]*outZone{}, roomZone: map[int]*outZone{}, mobZone: map[int]*outZone{}, objZone: map[int]*outZone{}, doorState: map[[2]int]int{}, trigUse: map[int][]string{}, trigConverted: map[int]bool{}}
 	c.placeZones()
 	res := &Result{Files: map[string][]byte{}}
 	start, err := c.startRoom()

@@ -24,8 +24,8 @@ func report(w *World, c *conv, res *Result) []byte {
 		fmt.Fprintf(&b, "| %d %s | `%s` | %d | %d | %d | %d | %d | %d | %d | %d |\n",
 			z.Vnum, mdCell(z.Name), z.File, z.Rooms, z.Mobs, z.Items, z.Resets, z.Approximated, z.Dropped, z.Broken, z.Errs)
 	}
-	fmt.Fprintf(&b, "\nIn all: %d zones, %d rooms, %d mobs, %d items, %d resets; %d triggers, %d quests and %d shops listed, not converted.\n\n",
-		len(res.Zones), res.Rooms, res.Mobs, res.Items, res.Resets, res.Triggers, res.Quests, res.Shops)
+	fmt.Fprintf(&b, "\nIn all: %d zones, %d rooms, %d mobs, %d items, %d resets; %d triggers (%d converted to Lua), %d quests and %d shops listed to rewrite.\n\n",
+		len(res.Zones), res.Rooms, res.Mobs, res.Items, res.Resets, res.Triggers, len(c.trigConverted), res.Quests, res.Shops)
 	b.WriteString("## What maps to what\n\n" + mapping + "\n")
 
 	byZone := map[int][]Note{}
@@ -59,7 +59,7 @@ func report(w *World, c *conv, res *Result) []byte {
 			fmt.Fprintf(&b, "- %s: %s\n", n.Kind, mdText(n.String()))
 		}
 	}
-	b.WriteString("\n## Triggers (DG Scripts): rewrite as Lua\n\n")
+	b.WriteString("\n## Triggers (DG Scripts)\n\nRewrite each as Lua (see Scripts in areas/README.md), but those marked converted:\nthose were a greeting or an echo, now a script of the room or mob.\n\n")
 	if len(w.Triggers) == 0 && len(c.trigUse) == 0 {
 		b.WriteString("None.\n")
 	}
@@ -70,8 +70,12 @@ func report(w *World, c *conv, res *Result) []byte {
 		if len(used) == 0 {
 			used = []string{"nothing"}
 		}
-		fmt.Fprintf(&b, "- trigger %d %q (%s trigger, types %s, %s:%d): attached to %s\n",
-			v, oneLine(stripMarkup(mustText(t.Name))), attach[t.Attach], t.Types, t.File, t.Line, strings.Join(used, ", "))
+		done := ""
+		if c.trigConverted[v] {
+			done = "; converted to Lua, check it"
+		}
+		fmt.Fprintf(&b, "- trigger %d %q (%s trigger, types %s, %s:%d): attached to %s%s\n",
+			v, oneLine(stripMarkup(mustText(t.Name))), attach[t.Attach], t.Types, t.File, t.Line, strings.Join(used, ", "), done)
 	}
 	for _, v := range sortedKeys(c.trigUse) {
 		if w.Triggers[v] == nil {

@@ -235,10 +235,15 @@ func (c *conv) writeRoom(b *strings.Builder, z *outZone, r *Room) {
 			"  end\n" +
 			"end\"\"\"\n")
 	}
-	for _, t := range r.Trigs {
-		c.useTrig(t, fmt.Sprintf("room %d (%s)", r.Vnum, z.id))
-		c.note(r.at, z, KindDropped, "%s: trigger %d is attached; DG Scripts are not converted (see Triggers)", what, t)
+	var lua string
+	var converted map[int]bool
+	if !death {
+		lua, converted = c.trigScript("room", r.Trigs)
 	}
+	if lua != "" {
+		fmt.Fprintf(b, "script = %s\n", multi(lua))
+	}
+	c.trigNotes(r.at, z, what, fmt.Sprintf("room %d (%s)", r.Vnum, z.id), r.Trigs, converted)
 	for i := range dirNames {
 		d, ok := doors[i]
 		if !ok {
@@ -278,6 +283,20 @@ func (c *conv) writeExtras(b *strings.Builder, table string, extras map[string]s
 			v = "You see nothing special."
 		}
 		fmt.Fprintf(b, "%s = %s\n", quote(k), multi(v))
+	}
+}
+
+// trigNotes lists the triggers attached to a room or mob: converted, or
+// left for a builder to rewrite.
+func (c *conv) trigNotes(where at, z *outZone, what, user string, vnums []int, converted map[int]bool) {
+	for _, t := range vnums {
+		c.useTrig(t, user)
+		if converted[t] {
+			c.trigConverted[t] = true
+			c.note(where, z, KindApproximated, "%s: trigger %d, a greeting or an echo, is converted to a Lua script; check it reads as it did", what, t)
+		} else {
+			c.note(where, z, KindDropped, "%s: trigger %d is attached; DG Scripts are not converted (see Triggers)", what, t)
+		}
 	}
 }
 

@@ -40,7 +40,7 @@ var attacks = []struct{ verb, kind string }{
 var objTypeNames = []string{"UNDEFINED", "LIGHT", "SCROLL", "WAND", "STAFF", "WEAPON", "FURNITURE", "FREE", "TREASURE", "ARMOR", "POTION", "WORN", "OTHER", "TRASH", "FREE2", "CONTAINER", "NOTE", "DRINKCON", "KEY", "FOOD", "MONEY", "PEN", "BOAT", "FOUNTAIN"}
 
 // objTypeTo is the zonemud item type of each source type.
-var objTypeTo = map[int]string{1: "light", 5: "weapon", 6: "furniture", 8: "treasure", 9: "armor", 15: "container", 17: "drink", 18: "key", 19: "food", 20: "money", 23: "drink"}
+var objTypeTo = map[int]string{11: "other", 12: "other", 1: "light", 5: "weapon", 6: "furniture", 8: "treasure", 9: "armor", 15: "container", 17: "drink", 18: "key", 19: "food", 20: "money", 23: "drink"}
 
 // objMagic are the types whose use is a spell: the item converts, its
 // magic is listed as not converted.

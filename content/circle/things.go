@@ -152,10 +152,11 @@ func (c *conv) writeMob(b *strings.Builder, z *outZone, m *Mob) {
 			c.note(at{m.File, m.ESpecLines[k]}, z, KindDropped, "%s: %s: %d has no zonemud equivalent", what, k, m.ESpecs[k])
 		}
 	}
-	for _, t := range m.Trigs {
-		c.useTrig(t, fmt.Sprintf("mob %d (%s)", m.Vnum, z.id))
-		c.note(m.at, z, KindDropped, "%s: trigger %d is attached; DG Scripts are not converted (see Triggers)", what, t)
+	lua, converted := c.trigScript("mob", m.Trigs)
+	if lua != "" {
+		fmt.Fprintf(b, "script = %s\n", multi(lua))
 	}
+	c.trigNotes(m.at, z, what, fmt.Sprintf("mob %d (%s)", m.Vnum, z.id), m.Trigs, converted)
 }
 
 func sortedStrings[V any](m map[string]V) []string {
