@@ -101,6 +101,9 @@ var cmdTable = []command{
 	{name: "follow", fn: (*Zone).cmdFollow, usage: followUsage},
 	{name: "group", fn: (*Zone).cmdGroup, usage: groupUsage},
 	{name: "ungroup", fn: (*Zone).cmdUngroup, usage: ungroupUsage},
+	{name: "unfollow", fn: (*Zone).cmdUnfollow, usage: unfollowUsage},
+	{name: "gsay", fn: (*Zone).cmdGsay, usage: gsayUsage},
+	{name: "gtell", fn: (*Zone).cmdGsay, usage: gsayUsage},
 	{name: "pvp", fn: (*Zone).cmdPvP, usage: "pvp\n  Agree, or stop agreeing, to fights with other players who agree too."},
 	{name: "quit", fn: (*Zone).cmdQuit, exact: true, usage: "quit\n  Leave the world. Your character is saved where it stands."},
 	{name: "reload", fn: (*Zone).cmdReload, async: true, exact: true, role: roleBuilder, usage: reloadUsage},
@@ -188,7 +191,7 @@ var sleepOK = map[string]bool{
 	"who": true, "help": true, "commands": true, "affects": true, "time": true, "color": true,
 	"colour": true, "screenreader": true, "brief": true, "vitals": true, "sshkey": true, "tell": true,
 	"reply": true, "abilities": true, "look": true, "sleep": true, "rest": true, "sit": true,
-	"group": true, "instances": true,
+	"group": true, "instances": true, "gsay": true, "gtell": true,
 }
 
 // lookupAbility finds an ability by its name or an unambiguous start of it.

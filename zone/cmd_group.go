@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"zonemud/content"
 )
@@ -26,7 +27,7 @@ const groupUsage = `group <player> | group
   private dungeon together: when you, its leader, go through the door,
   every member standing with you comes along into the same copy, and a
   member who comes to the door later joins it. group alone lists your
-  party.`
+  party: each member's level, hp, mana, moves and where they stand.`
 
 const ungroupUsage = `ungroup [player]
   Leave your party; a leader disbands it, or sends one member away.`
@@ -121,10 +122,20 @@ func (z *Zone) cmdGroup(c *Char, args string) {
 			z.sendLine(c, "You are in no party. group <player> takes someone who follows you into yours.")
 			return
 		}
+		// Each member's vitals are their zone's: a member here is shown
+		// now, one elsewhere is asked for by a message to their zone,
+		// which answers c with a line of its own.
 		var b strings.Builder
-		fmt.Fprintf(&b, "%s's party:\n  %s (leader)", leader, leader)
-		for _, m := range members {
-			b.WriteString("\n  " + m)
+		fmt.Fprintf(&b, "%s's party:", leader)
+		for _, m := range append([]string{leader}, members...) {
+			if o := z.players[m]; o != nil {
+				b.WriteString("\n" + z.memberLine(o, leader))
+				continue
+			}
+			if oz := z.shard.Where(m); oz != nil && oz.send(groupStatMsg{of: m, to: c.name, leader: leader}) {
+				continue
+			}
+			b.WriteString("\n  " + m + " (not in the world)")
 		}
 		z.sendLine(c, b.String())
 		return
@@ -243,4 +254,72 @@ func plural(n int, one, many string) string {
 		return one
 	}
 	return many
+}
+
+const gsayUsage = `gsay <text> | gtell <text>
+  Speak to your whole party, wherever each member is.`
+
+const unfollowUsage = `unfollow
+  Stop following whoever you follow.`
+
+// cmdUnfollow stops following.
+func (z *Zone) cmdUnfollow(c *Char, _ string) { z.cmdFollow(c, "") }
+
+// cmdGsay speaks to c's party. Each member gets the line as a message to
+// the zone that holds them (notice): no zone touches another's players.
+func (z *Zone) cmdGsay(c *Char, args string) {
+	raw := strings.TrimSpace(args)
+	leader, members := z.shard.Party(c.name)
+	switch {
+	case leader == "":
+		z.sendLine(c, "You are in no party. group <player> takes someone who follows you into yours.")
+		return
+	case raw == "":
+		z.sendLine(c, "Tell your party what?")
+		return
+	case utf8.RuneCountInString(raw) > maxChannelRunes:
+		z.sendLine(c, fmt.Sprintf("That is too long to say to your party: %d characters at most.", maxChannelRunes))
+		return
+	}
+	text := cleanText(raw)
+	if text == "" {
+		z.sendLine(c, "Tell your party what?")
+		return
+	}
+	z.sendLine(c, "You tell your party, '{G}"+text+"{x}'")
+	line := c.name + " tells the party, '{G}" + text + "{x}'"
+	for _, m := range append([]string{leader}, members...) {
+		if m != c.name {
+			z.notice(m, line)
+		}
+	}
+}
+
+// groupStatMsg asks the zone holding a party member for their vitals line,
+// to be sent to the player who asked.
+type groupStatMsg struct{ of, to, leader string }
+
+func (groupStatMsg) isMsg() {}
+
+// memberLine is one party member's vitals, level and room.
+func (z *Zone) memberLine(o *Char, leader string) string {
+	tag := ""
+	if o.name == leader {
+		tag = " (leader)"
+	}
+	return fmt.Sprintf("  %-12s lvl %-3d hp %d/%d  mana %d/%d  moves %d/%d  in %s%s",
+		o.name, o.level, o.hp, o.maxHP, o.mana, o.maxM, o.mv, o.maxMv, content.EscapeMarkup(o.room.proto.Name), tag)
+}
+
+// handleGroupStat answers a groupStatMsg for a member here, or passes it
+// on to where they went.
+func (z *Zone) handleGroupStat(m groupStatMsg) {
+	o := z.players[m.of]
+	if o == nil {
+		if !z.forward(m, m.of) {
+			z.notice(m.to, "  "+m.of+" (not in the world)")
+		}
+		return
+	}
+	z.notice(m.to, z.memberLine(o, m.leader))
 }

@@ -593,6 +593,8 @@ func (z *Zone) handle(m msg) {
 		z.handleTell(m)
 	case answerMsg:
 		z.handleAnswer(m)
+	case groupStatMsg:
+		z.handleGroupStat(m)
 	case noticeMsg:
 		if c := z.players[m.to]; c != nil {
 			z.sendLine(c, m.text)
