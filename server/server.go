@@ -49,6 +49,9 @@ type Options struct {
 	// BeforeDrain, if set, is called by Shutdown once /readyz answers
 	// that the server is draining and before anything stops (tests).
 	BeforeDrain func()
+	// Now, if set, is the clock the admin address's rate limits read
+	// (tests stop it); nil is time.Now.
+	Now func() time.Time
 }
 
 // Server is a running zonemud.
@@ -253,10 +256,15 @@ func Start(cfg *config.Config, opt Options) (srv *Server, err error) {
 		lg.Info("server: listening", logev.ID(1108), "listener", "tls", "addr", s.tlsL.Addr().String())
 	}
 	if s.httpL != nil {
-		var h http.Handler = s.adminMux()
+		now := opt.Now
+		if now == nil {
+			now = time.Now
+		}
+		var h http.Handler = s.adminMux(now)
 		if cfg.Server.AdminToken != "" {
 			h = requireToken(cfg.Server.AdminToken, h)
 		}
+		h = requireHost(allowedHosts(cfg.Server.HTTPAddr, cfg.Server.Hostname, s.httpL.Addr()), h)
 		s.httpS = &http.Server{Handler: h, ReadHeaderTimeout: 5 * time.Second, IdleTimeout: time.Minute}
 		s.gr.Go(context.Background(), func(context.Context) {
 			if err := s.httpS.Serve(s.httpL); err != nil && !errors.Is(err, http.ErrServerClosed) {
@@ -452,7 +460,7 @@ func requireToken(token string, next http.Handler) http.Handler {
 // adminMux serves health, readiness, metrics, backups, saves and (with
 // pprof = true) profiles on the admin address: on loopback, or behind the
 // admin token (requireToken).
-func (s *Server) adminMux() *http.ServeMux {
+func (s *Server) adminMux(now func() time.Time) *http.ServeMux {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
@@ -466,15 +474,20 @@ func (s *Server) adminMux() *http.ServeMux {
 		}
 		fmt.Fprintln(w, "ready")
 	})
-	mux.HandleFunc("POST /save", func(w http.ResponseWriter, r *http.Request) {
+	saves := rate.NewLimiter(rate.Every(adminEvery), adminBurst)
+	mux.Handle("POST /save", sameOrigin(limited(saves, now, "saves", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+		s.log.Info("server: a save was asked over http", logev.ID(1203), "remote", r.RemoteAddr, "user_agent", r.UserAgent())
 		if err := s.world.SaveAll(r.Context()); err != nil {
 			http.Error(w, err.Error(), http.StatusServiceUnavailable)
 			return
 		}
 		fmt.Fprintln(w, "saved")
-	})
-	mux.HandleFunc("GET /backup", func(w http.ResponseWriter, r *http.Request) {
+	}))))
+	backups := rate.NewLimiter(rate.Every(adminEvery), adminBurst)
+	mux.Handle("GET /backup", sameOrigin(limited(backups, now, "backups", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		// Who took every password hash is worth a line in the log.
+		s.log.Info("server: a backup was taken over http", logev.ID(1204), "remote", r.RemoteAddr, "user_agent", r.UserAgent(), "forwarded_for", r.Header.Get("X-Forwarded-For"))
 		// Everyone's latest goes in: checkpoint first, then copy.
 		if err := s.world.SaveAll(r.Context()); err != nil {
 			http.Error(w, err.Error(), http.StatusServiceUnavailable)
@@ -486,7 +499,7 @@ func (s *Server) adminMux() *http.ServeMux {
 		if _, err := s.db.Backup(w); err != nil {
 			s.log.Error("server: backup over http failed", logev.ID(1201), "err", err)
 		}
-	})
+	}))))
 	mux.Handle("GET /metrics", s.metricsHandler())
 	if s.cfg.Server.Pprof {
 		mux.HandleFunc("/debug/pprof/", pprof.Index)
