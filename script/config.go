@@ -17,6 +17,21 @@ type Config struct {
 	// zone reports its heaviest scripts; triggers a player's action fires
 	// (on_command, on_greet, ...) still run.
 	PulseInstructions int `toml:"pulse_instructions"`
+	// TriggerInstructions is a zone's budget, per pulse, for the triggers
+	// players' actions fire (on_enter, on_greet, on_speech, on_leave,
+	// on_command), in the same units. Once spent, the zone runs the rest
+	// in later pulses (on_command: the command goes on as if no script
+	// had taken it) and reports its heaviest scripts, so walking into a
+	// room of heavy greeters cannot stall a zone. A trigger that starts
+	// under the budget may run up to max_instructions past it.
+	TriggerInstructions int `toml:"trigger_instructions"`
+	// ProcessInstructions is the whole process's budget for timed script
+	// work per pulse, over every zone. Once spent, zones whose scripts are
+	// heavy let their on_tick and mud.after wait for the next pulse while
+	// light zones run theirs (see Share). A value below
+	// pulse_instructions counts as pulse_instructions: one zone alone may
+	// always spend its own budget.
+	ProcessInstructions int `toml:"process_instructions"`
 	// DeadlineMs is a hang guard: the wall-clock time one call may run
 	// before it is stopped whatever its count; 0 turns it off. The budget
 	// is the limit that matters; this only catches work the count does not
@@ -58,21 +73,23 @@ type Config struct {
 // DefaultConfig returns the limits used when config.toml sets none.
 func DefaultConfig() Config {
 	return Config{
-		MaxInstructions:    200000,
-		PulseInstructions:  1000000,
-		DeadlineMs:         1000,
-		CallStackSize:      200,
-		RegistrySize:       1024,
-		RegistryMaxSize:    65536,
-		MaxStringBytes:     1 << 20,
-		MaxPatternSubject:  64 << 10,
-		MaxTimers:          256,
-		MaxSpawnsPerCall:   16,
-		MaxSpawnsPerZone:   512,
-		MaxLogsPerCall:     20,
-		MaxStateBytes:      64 << 10,
-		BreakerThreshold:   5,
-		BreakerWindowCalls: 20,
+		MaxInstructions:     200000,
+		PulseInstructions:   1000000,
+		TriggerInstructions: 1000000,
+		ProcessInstructions: 4000000,
+		DeadlineMs:          1000,
+		CallStackSize:       200,
+		RegistrySize:        1024,
+		RegistryMaxSize:     65536,
+		MaxStringBytes:      1 << 20,
+		MaxPatternSubject:   64 << 10,
+		MaxTimers:           256,
+		MaxSpawnsPerCall:    16,
+		MaxSpawnsPerZone:    512,
+		MaxLogsPerCall:      20,
+		MaxStateBytes:       64 << 10,
+		BreakerThreshold:    5,
+		BreakerWindowCalls:  20,
 	}
 }
 
@@ -89,6 +106,8 @@ func (c Config) Validate() error {
 		// guard is only a last net.
 		{"max_instructions", c.MaxInstructions, 1000, 100000000},
 		{"pulse_instructions", c.PulseInstructions, 1000, 1000000000},
+		{"trigger_instructions", c.TriggerInstructions, 1000, 1000000000},
+		{"process_instructions", c.ProcessInstructions, 1000, 1000000000},
 		{"deadline_ms", c.DeadlineMs, 0, 10000},
 		{"call_stack_size", c.CallStackSize, 16, 10000},
 		{"registry_size", c.RegistrySize, 64, 1 << 20},

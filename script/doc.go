@@ -26,11 +26,18 @@
 //   - One call: Config.MaxInstructions units, nested triggers included;
 //     pcall cannot swallow the stop, since the next instruction raises
 //     again. A wall-clock hang guard (Config.DeadlineMs) is the last net
-//     for work the count does not see.
+//     for work the count does not see: it stops a call that made no
+//     progress over a whole interval, never one a busy machine only slows.
 //   - One zone's pulse: Config.PulseInstructions units over all its calls
 //     (StartPulse, OverBudget). Once spent, the zone defers on_tick
 //     (Tick) and the VM defers mud.after timers to the next pulse; the
 //     zone reports the heaviest scripts (TakeHeaviest).
+//   - The triggers of players' actions in one zone's pulse:
+//     Config.TriggerInstructions (FireTrigger, TriggersOverBudget); the
+//     zone defers the rest to later pulses.
+//   - The whole process's pulse: Config.ProcessInstructions over every
+//     VM (Share); once spent, VMs past a light zone's work defer their
+//     timed work too, so heavy zones yield to light ones.
 //   - A script that keeps failing: its breaker keeps a decaying failure
 //     score and switches it off at Config.BreakerThreshold (breaker.go).
 //   - One instruction that builds a string: every `..` is compiled into a

@@ -32,10 +32,16 @@ const hangCheckMask = 63
 //     is, so a trivial call never fails because its goroutine was
 //     descheduled, and a test can set a budget it controls.
 //   - the hang guard, wall-clock time (Config.DeadlineMs): the last net
-//     for work the count does not see. Its timer's function runs on a
-//     timer goroutine and only closes a channel; a late timer from an
-//     earlier call finds the new call's deadline still ahead and does
-//     nothing.
+//     for work the count does not see. It stops a call only once the
+//     call has made no progress for a whole interval: a call whose count
+//     moved is running, however slowly a busy machine lets it, and its
+//     budget bounds it; and a timer that fires late says the process
+//     itself is short of CPU, so the guard looks again rather than
+//     blaming the script. Only a call stuck in one instruction or one Go
+//     function while the machine is free is stopped. Its timer's function
+//     runs on a timer goroutine and only closes a channel; a late timer
+//     from an earlier call finds the new call's deadline still ahead and
+//     does nothing.
 //
 // Done returns nil (never ready) between the hang guard's looks, so the
 // common path is an increment and two compares.
@@ -43,14 +49,26 @@ type meter struct {
 	used  int64 // zone goroutine only: work of the current outermost call
 	limit int64 // zone goroutine only: the call stops once used passes it
 
+	// seen is used as of the last hang check (every hangCheckMask+1
+	// units, and at every charge): the progress the hang guard reads
+	// from its timer goroutine.
+	seen atomic.Int64
+
 	timer *time.Timer  // immutable after newMeter
 	done  atomic.Value // chan struct{}: closed when the armed deadline passes
 
 	mu    sync.Mutex
-	at    time.Time // guarded by mu: the armed deadline
-	armed bool      // guarded by mu
-	err   error     // guarded by mu: context.DeadlineExceeded once passed
+	at    time.Time     // guarded by mu: the armed deadline
+	dur   time.Duration // guarded by mu: the guard's interval
+	last  int64         // guarded by mu: seen at the previous look
+	armed bool          // guarded by mu
+	err   error         // guarded by mu: context.DeadlineExceeded once passed
 }
+
+// lateTimer is how late the guard's timer may fire and still be taken as
+// a sign that the machine had CPU to give: a later one means the process
+// was starved, and the guard looks again instead of stopping the call.
+const lateTimer = 50 * time.Millisecond
 
 func newMeter() *meter {
 	m := &meter{}
@@ -64,7 +82,9 @@ func newMeter() *meter {
 // if dur is 0). Zone goroutine only.
 func (m *meter) arm(limit int64, dur time.Duration) {
 	m.used, m.limit = 0, limit
+	m.seen.Store(0)
 	m.mu.Lock()
+	m.last, m.dur = 0, dur
 	if m.err != nil { // the last call ran out: its channel is closed
 		m.done.Store(make(chan struct{}))
 		m.err = nil
@@ -93,8 +113,18 @@ func (m *meter) stop() { m.disarm() }
 func (m *meter) expire() {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if !m.armed || m.err != nil || time.Now().Before(m.at) {
+	now := time.Now()
+	if !m.armed || m.err != nil || now.Before(m.at) {
 		return // a stale timer of an earlier call
+	}
+	seen := m.seen.Load()
+	if seen != m.last || now.Sub(m.at) > lateTimer {
+		// The call did work in this interval, or the process was too
+		// busy to tell: look again an interval from now.
+		m.last = seen
+		m.at = now.Add(m.dur)
+		m.timer.Reset(m.dur)
+		return
 	}
 	m.hang()
 }
@@ -110,6 +140,7 @@ func (m *meter) hang() {
 // hang guard has fired). Zone goroutine only.
 func (m *meter) charge(n int64) (stop bool) {
 	m.used += n
+	m.seen.Store(m.used)
 	return m.used > m.limit || m.hung()
 }
 
@@ -141,6 +172,7 @@ func (m *meter) Done() <-chan struct{} {
 	if m.used&hangCheckMask != 0 {
 		return nil
 	}
+	m.seen.Store(m.used)
 	return m.done.Load().(chan struct{})
 }
 

@@ -46,6 +46,9 @@ type VM struct {
 	frames     [maxNestedCalls]frame    // calls in progress, innermost last
 	depth      int                      // frames in use
 	pulseUsed  int64                    // work of every call since StartPulse
+	trigUsed   int64                    // work of player-triggered calls since StartPulse
+	share      *Share                   // the process's account, or nil
+	yielded    bool                     // timed work waited for the process's share this pulse
 	sizer      sizer                    // reused by the state check
 	stats      Stats                    // counters; the gauges are filled in by Stats
 	closed     bool
@@ -78,13 +81,19 @@ type timer struct {
 
 // Stats is a snapshot of a VM's counters and gauges.
 type Stats struct {
-	Calls     uint64 // calls into Lua
-	Errors    uint64 // calls that raised an error (timeouts excluded)
-	Timeouts  uint64 // calls stopped by their budget or the hang guard
-	Work      uint64 // instructions (and library work) of every call
-	Deferred  uint64 // times an on_tick round or a mud.after timer was put off: the pulse budget was spent
-	Overruns  uint64 // pulses whose budget was spent
-	StateOver uint64 // state checks that found an entity's data over the cap
+	Calls    uint64 // calls into Lua
+	Errors   uint64 // calls that raised an error (timeouts excluded)
+	Timeouts uint64 // calls stopped by their budget or the hang guard
+	Work     uint64 // instructions (and library work) of every call
+	Deferred uint64 // times an on_tick round or a mud.after timer was put off: the pulse budget was spent
+	Overruns uint64 // pulses whose budget was spent
+	// TriggersOver counts player-triggered calls (on_enter, on_greet,
+	// on_speech, on_leave, on_command) not run when they were fired
+	// because the pulse's trigger budget was spent: the zone defers them,
+	// or for on_command goes on without the scripts.
+	TriggersOver uint64
+	Yielded      uint64 // pulses in which timed work waited for the process's share
+	StateOver    uint64 // state checks that found an entity's data over the cap
 	// Time is the wall time spent in outermost calls, nested ones
 	// included: what the zone's goroutine gave to Lua.
 	Time       time.Duration
@@ -342,12 +351,51 @@ func (vm *VM) Stats() Stats {
 // against Config.PulseInstructions afresh. It reports whether the pulse
 // that ends spent its whole budget.
 func (vm *VM) StartPulse() (overran bool) {
-	overran = vm.OverBudget()
+	overran = vm.pulseUsed >= int64(vm.cfg.PulseInstructions)
 	if overran {
 		vm.stats.Overruns++
+	} else if vm.yielded {
+		vm.stats.Yielded++
 	}
-	vm.pulseUsed = 0
+	vm.pulseUsed, vm.trigUsed, vm.yielded = 0, 0, false
 	return overran
+}
+
+// UseShare makes the VM count its work in the process's account and
+// yield to light zones once the process's share is spent. Zone goroutine
+// only; the world gives every zone's VM the same Share.
+func (vm *VM) UseShare(s *Share) { vm.share = s }
+
+// yielding reports whether this VM's timed work waits for the process:
+// its share is spent and this VM is not a light one.
+func (vm *VM) yielding() bool {
+	if vm.share != nil && vm.pulseUsed >= lightWork && vm.share.spent() {
+		vm.yielded = true
+		return true
+	}
+	return false
+}
+
+// FireTrigger fires a trigger a player's action caused (on_enter,
+// on_greet, on_speech, on_leave, on_command) under the zone's trigger
+// budget (Config.TriggerInstructions per pulse): ran is false, and
+// nothing is called, once this pulse's player-triggered calls have spent
+// it; the zone then defers the trigger to a later pulse. handled is what
+// Fire reports.
+func (vm *VM) FireTrigger(id ID, trigger string, args ...any) (handled, ran bool) {
+	if vm.TriggersOverBudget() {
+		vm.stats.TriggersOver++
+		return false, false
+	}
+	before := vm.pulseUsed
+	handled = vm.Fire(id, trigger, args...)
+	vm.trigUsed += vm.pulseUsed - before
+	return handled, true
+}
+
+// TriggersOverBudget reports whether this pulse's trigger budget is spent.
+func (vm *VM) TriggersOverBudget() bool {
+	return vm.trigUsed >= int64(vm.cfg.TriggerInstructions)
 }
 
 // Tick fires the entity's on_tick, unless this pulse's budget is spent:
@@ -368,7 +416,9 @@ func (vm *VM) PulseWork() int64 { return vm.pulseUsed }
 
 // OverBudget reports whether this pulse's budget is spent. The zone then
 // defers on_tick triggers; the VM defers mud.after timers itself.
-func (vm *VM) OverBudget() bool { return vm.pulseUsed >= int64(vm.cfg.PulseInstructions) }
+func (vm *VM) OverBudget() bool {
+	return vm.pulseUsed >= int64(vm.cfg.PulseInstructions) || vm.yielding()
+}
 
 // ScriptWork is one script's share of a zone's script work.
 type ScriptWork struct {
@@ -462,6 +512,9 @@ func (vm *VM) call(e *entity, fn lua.LValue, args ...lua.LValue) (ret lua.LValue
 		L.RemoveContext()
 		used := min(vm.meter.used, vm.meter.limit+1)
 		vm.pulseUsed += used
+		if vm.share != nil {
+			vm.share.add(used)
+		}
 		vm.stats.Work += uint64(used)
 		b.used += used
 	}

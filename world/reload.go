@@ -198,6 +198,7 @@ func (w *World) reloadOnce(ctx context.Context) {
 	old := w.Snapshot()
 	rep.Version = old.Version
 	set, scripts, err := validate(w.cfg.Areas, w.cfg.Lua, w.rl.files, w.rl.cache)
+	scripts.Share = w.share
 	rep.Loaded = time.Since(start)
 	switch {
 	case err != nil:

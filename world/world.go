@@ -84,11 +84,12 @@ func (c Config) Validate() error {
 
 // World is the shard. It implements zone.Shard.
 type World struct {
-	cfg     Config       // immutable after New
-	zoneCfg zone.Config  // immutable after New
-	db      *store.DB    // immutable after New
-	log     *slog.Logger // immutable after New
-	started time.Time    // immutable after New
+	cfg     Config        // immutable after New
+	zoneCfg zone.Config   // immutable after New
+	db      *store.DB     // immutable after New
+	log     *slog.Logger  // immutable after New
+	started time.Time     // immutable after New
+	share   *script.Share // immutable after New: every zone's scripts count their work in it
 
 	owner    string        // immutable after New: this process's name in the directory
 	dir      Directory     // immutable after New
@@ -183,7 +184,13 @@ func New(set *content.Set, db *store.DB, cfg Config, zcfg zone.Config, log *slog
 	w.epoch.Store(db.Boot() << 32)
 	w.itemNext.Store(db.ItemHigh() + 1)
 	w.rl.init(cfg.Files)
+	lua := cfg.Lua
+	if lua == (script.Config{}) {
+		lua = script.DefaultConfig()
+	}
+	w.share = script.NewShare(lua, zone.PulseInterval)
 	scripts, probs := compileScripts(set, cfg.Lua, w.rl.cache)
+	scripts.Share = w.share
 	var errs []error
 	for _, p := range probs {
 		if p.lint {

@@ -70,7 +70,7 @@ func (z *Zone) move(c *Char, d content.Dir) bool {
 	if dest := z.localRoom(to); dest != nil {
 		z.presence(from, c, c, noticeLeaves(d.String()))
 		from.removeChar(c)
-		z.fireRoom(from, "on_leave", c, d.String())
+		z.fireLeave(from, c, d.String())
 		z.presence(dest, nil, c, noticeArrivesFrom(arrivalFrom(d)))
 		dest.addChar(c)
 		z.showRoom(c)
@@ -87,7 +87,7 @@ func (z *Zone) move(c *Char, d content.Dir) bool {
 		return false // mobs stay in their zone
 	}
 	z.presence(from, c, c, noticeLeaves(d.String()))
-	z.fireRoom(from, "on_leave", c, d.String())
+	z.fireLeave(from, c, d.String())
 	z.transferOut(c, target, to, arrivalFrom(d))
 	return true
 }

@@ -243,7 +243,7 @@ func (z *Zone) intoCopy(c *Char, copy *Zone, template, dir, line string) {
 		leaves = noticeLeaves(dir)
 	}
 	z.presence(c.room, c, c, leaves)
-	z.fireRoom(c.room, "on_leave", c, dir)
+	z.fireLeave(c.room, c, dir)
 	left := z.shard.InstanceSlots(c.name)
 	note := fmt.Sprintf("This copy is yours and your party's alone. You may open %d more cop%s of your own.", left, plural(left, "y", "ies"))
 	z.transferOutNote(c, copy, start, "", note)

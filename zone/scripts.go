@@ -23,6 +23,9 @@ import (
 type Scripts struct {
 	Compiled map[*content.Script]*script.Compiled
 	Config   script.Config
+	// Share is the process's account of script work, the same for every
+	// zone and instance; nil in tests that run a zone alone.
+	Share *script.Share
 }
 
 func roomID(r *Room) script.ID { return script.ID{Kind: script.KindRoom, Ref: r.ref()} }
@@ -38,6 +41,9 @@ func (z *Zone) startScripts() {
 		return
 	}
 	z.vm = script.New(scriptHost{z}, z.scripts.Config)
+	if z.scripts.Share != nil {
+		z.vm.UseShare(z.scripts.Share)
+	}
 	for _, rp := range z.proto.Rooms {
 		if rp.Script != nil {
 			z.attachTo(roomID(z.rooms[rp.Ref]), rp.Script)
@@ -130,7 +136,9 @@ func (z *Zone) scriptPulse() {
 	if z.vm.StartPulse() {
 		z.overruns++
 	}
-	if z.overruns == 0 || z.budgetReported > 0 && z.pulses.now < z.budgetReported+budgetReportPulses {
+	z.runWaiting()
+	if z.overruns == 0 && z.trigWaited == 0 && z.trigSkipped == 0 ||
+		z.budgetReported > 0 && z.pulses.now < z.budgetReported+budgetReportPulses {
 		return
 	}
 	heavy := z.vm.TakeHeaviest(3)
@@ -138,12 +146,72 @@ func (z *Zone) scriptPulse() {
 	for i, h := range heavy {
 		parts[i] = fmt.Sprintf("%s (%s:%d) %d", h.Key, h.File, h.Line, h.Work)
 	}
-	msg := fmt.Sprintf("zone %s: scripts spent the budget of %d instructions in %d pulses since the last report; on_tick and mud.after waited (%d on_tick calls skipped). Heaviest: %s",
-		z.id, z.scripts.Config.PulseInstructions, z.overruns, z.tickSkipped, strings.Join(parts, ", "))
-	z.log.Warn("zone: the scripts' budget was spent", logev.ID(7201), "pulses", z.overruns, "ticks_skipped", z.tickSkipped, "heaviest", strings.Join(parts, ", "))
+	var what []string
+	if z.overruns > 0 {
+		what = append(what, fmt.Sprintf("scripts spent the budget of %d instructions in %d pulses since the last report; on_tick and mud.after waited (%d on_tick calls skipped)",
+			z.scripts.Config.PulseInstructions, z.overruns, z.tickSkipped))
+	}
+	if z.trigWaited > 0 || z.trigSkipped > 0 {
+		what = append(what, fmt.Sprintf("triggers of players' actions spent their budget of %d instructions a pulse; %d waited for a later pulse and %d were skipped (on_command, or too many waiting)",
+			z.scripts.Config.TriggerInstructions, z.trigWaited, z.trigSkipped))
+	}
+	msg := fmt.Sprintf("zone %s: %s. Heaviest: %s", z.id, strings.Join(what, "; "), strings.Join(parts, ", "))
+	z.log.Warn("zone: the scripts' budget was spent", logev.ID(7201), "pulses", z.overruns, "ticks_skipped", z.tickSkipped,
+		"triggers_waited", z.trigWaited, "triggers_skipped", z.trigSkipped, "heaviest", strings.Join(parts, ", "))
 	z.tellBuilders("{Y}[script]{x} " + content.EscapeMarkup(msg))
-	z.overruns, z.tickSkipped = 0, 0
+	z.overruns, z.tickSkipped, z.trigWaited, z.trigSkipped = 0, 0, 0, 0
 	z.budgetReported = z.pulses.now
+}
+
+// waitingTrigger is a trigger of a player's action put off to a later
+// pulse by the trigger budget. An arrival's triggers (on_enter, on_greet)
+// still fire only if the character is still in the room it arrived in.
+type waitingTrigger struct {
+	id      script.ID
+	trigger string
+	c       *Char // the actor
+	r       *Room // the room of the act
+	args    []any // script arguments, already converted
+}
+
+// maxWaiting bounds the triggers a zone keeps waiting; past it the oldest
+// stay and new ones are skipped (and reported).
+const maxWaiting = 4096
+
+// fireAct fires a trigger an action fired (on_enter, on_greet, on_speech,
+// on_leave) under the zone's trigger budget; once this pulse's is spent,
+// the trigger waits for a later pulse, in order.
+func (z *Zone) fireAct(id script.ID, trigger string, c *Char, r *Room, args ...any) {
+	args = scriptArgs(args)
+	if len(z.trigWaiting) == 0 { // what waits goes first
+		if _, ran := z.vm.FireTrigger(id, trigger, args...); ran {
+			return
+		}
+	}
+	if len(z.trigWaiting) >= maxWaiting {
+		z.trigSkipped++
+		return
+	}
+	z.trigWaited++
+	z.trigWaiting = append(z.trigWaiting, waitingTrigger{id: id, trigger: trigger, c: c, r: r, args: args})
+}
+
+// runWaiting fires the waiting triggers, oldest first, until the pulse's
+// trigger budget is spent again.
+func (z *Zone) runWaiting() {
+	n := 0
+	for n < len(z.trigWaiting) && !z.vm.TriggersOverBudget() {
+		w := z.trigWaiting[n]
+		n++
+		if (w.trigger == "on_enter" || w.trigger == "on_greet") && (w.c.room != w.r || !z.holds(w.c)) {
+			continue // the arrival is over
+		}
+		z.vm.FireTrigger(w.id, w.trigger, w.args...)
+	}
+	z.trigWaiting = slices.Delete(z.trigWaiting, 0, n)
+	if len(z.trigWaiting) == 0 {
+		z.trigWaiting = nil
+	}
 }
 
 // budgetReportPulses is how often, at most, the zone reports a spent
@@ -217,14 +285,23 @@ func (z *Zone) fireArrival(r *Room, c *Char) {
 	if z.vm == nil {
 		return
 	}
-	z.fireRoom(r, "on_enter", c)
+	if r.proto.Script != nil {
+		z.fireAct(roomID(r), "on_enter", c, r, c)
+	}
 	if c.pl == nil {
 		return
 	}
 	for _, m := range append([]*Char(nil), r.people...) {
 		if m != c && m.mob != nil && m.mob.Script != nil && z.holds(c) && c.room == r {
-			z.fire(m, "on_greet", c)
+			z.fireAct(charID(m), "on_greet", c, r, c)
 		}
+	}
+}
+
+// fireLeave tells the room's script (on_leave) that c left it by dir.
+func (z *Zone) fireLeave(r *Room, c *Char, dir string) {
+	if z.vm != nil && r != nil && r.proto.Script != nil {
+		z.fireAct(roomID(r), "on_leave", c, r, c, dir)
 	}
 }
 
@@ -234,10 +311,12 @@ func (z *Zone) fireSpeech(c *Char, text string) {
 		return
 	}
 	r := c.room
-	z.fireRoom(r, "on_speech", c, text)
+	if r.proto.Script != nil {
+		z.fireAct(roomID(r), "on_speech", c, r, c, text)
+	}
 	for _, m := range append([]*Char(nil), r.people...) {
 		if m != c && m.mob != nil && m.mob.Script != nil {
-			z.fire(m, "on_speech", c, text)
+			z.fireAct(charID(m), "on_speech", c, r, c, text)
 		}
 	}
 }
@@ -263,21 +342,31 @@ func (z *Zone) scriptCommand(c *Char, verb, args string) bool {
 }
 
 // askScripts offers the verb to the scripts at hand, in order, and returns
-// the key of the one that handled it.
+// the key of the one that handled it. Once the pulse's trigger budget is
+// spent, the command goes on as if no script had taken it: a command
+// cannot wait for a later pulse.
 func (z *Zone) askScripts(c *Char, verb, args string) (key string, handled bool) {
+	ask := func(id script.ID) bool {
+		if !z.vm.Has(id, "on_command") {
+			return false
+		}
+		handled, ran := z.vm.FireTrigger(id, "on_command", charID(c), verb, args)
+		if !ran {
+			z.trigSkipped++
+		}
+		return handled
+	}
 	r := c.room
-	if r.proto.Script != nil && z.vm.Has(roomID(r), "on_command") && z.vm.Fire(roomID(r), "on_command", charID(c), verb, args) {
+	if r.proto.Script != nil && ask(roomID(r)) {
 		return r.ref(), true
 	}
 	for _, m := range append([]*Char(nil), r.people...) {
-		if m.mob != nil && m.mob.Script != nil && z.vm.Has(charID(m), "on_command") &&
-			z.vm.Fire(charID(m), "on_command", charID(c), verb, args) {
+		if m.mob != nil && m.mob.Script != nil && ask(charID(m)) {
 			return m.mob.Ref, true
 		}
 	}
 	for _, it := range append(c.carried(), r.items...) {
-		if it.proto.Script != nil && z.vm.Has(itemID(it), "on_command") &&
-			z.vm.Fire(itemID(it), "on_command", charID(c), verb, args) {
+		if it.proto.Script != nil && ask(itemID(it)) {
 			return it.proto.Ref, true
 		}
 	}

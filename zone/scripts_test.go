@@ -229,3 +229,101 @@ func TestScripts_OnCommandCannotTrapAPlayer(t *testing.T) {
 		t.Fatalf("quit in the trap room did not quit:\n%s", lastLines(s.text(), 5))
 	}
 }
+
+// heavyGreeter is a mob whose on_greet does about 10,000 units of work and
+// then says which mob it is and whom it greets.
+const heavyGreeter = `
+[mobs.greeter]
+keywords = ["greeter"]
+short = "a heavy greeter"
+long = "A heavy greeter waits here."
+level = 1
+script = """
+function on_greet(actor)
+  local x = 0
+  for i = 1, 5000 do x = x + i end
+  self:emote("greets from " .. self:id())
+end
+"""
+`
+
+// TestScripts_GreetersKeepToTheTriggerBudget walks a player into a room of
+// 200 heavy greeters. The triggers a player's action fires have a budget
+// of their own per pulse: the walk is answered at once, the greetings the
+// budget leaves out come in the following pulses, every greeter greets
+// exactly once, and the zone's builders are told. Work is counted, never
+// timed.
+func TestScripts_GreetersKeepToTheTriggerBudget(t *testing.T) {
+	lua := script.DefaultConfig()
+	lua.MaxInstructions = 20000
+	lua.PulseInstructions = 100000
+	lua.TriggerInstructions = 100000
+	lua.DeadlineMs = 0
+	limit := int64(lua.TriggerInstructions + lua.MaxInstructions)
+	const mobs = 200
+
+	walkIn := func(t *testing.T, lua script.Config) (z *zone.Zone, walker, builder *logSession, out string) {
+		w := scriptWorld(t, lua, func(b []byte) []byte { return append(b, heavyGreeter...) })
+		z = w.Zone("emberfall")
+		z.BootForTest()
+		z.SpawnForTest("emberfall:mob:greeter", "emberfall:room:north_street", mobs)
+		builder = &logSession{benchSession: benchSession{id: sessionIDs.Add(1)}}
+		z.Arrive(&zone.CharRecord{Name: "Builder", Level: 1, Admin: true}, builder, "emberfall:room:square", "")
+		walker = &logSession{benchSession: benchSession{id: sessionIDs.Add(1)}}
+		z.Arrive(&zone.CharRecord{Name: "Walker", Level: 1}, walker, "emberfall:room:square", "")
+		z.DrainForTest()
+		z.TickForTest() // a fresh pulse
+		mark := len(walker.text())
+		z.InputForTest(walker, 1, "north")
+		return z, walker, builder, walker.text()[mark:]
+	}
+	greetings := regexp.MustCompile(`greets from (char:\d+)`)
+
+	t.Run("without a budget the test fails", func(t *testing.T) {
+		cfg := lua
+		cfg.TriggerInstructions = 1000000000
+		cfg.PulseInstructions = 1000000000
+		z, _, _, out := walkIn(t, cfg)
+		work, _ := z.ScriptWorkForTest()
+		if n := len(greetings.FindAllString(out, -1)); work <= limit || n != mobs {
+			t.Fatalf("without a budget: %d units and %d greetings in the walk's turn, want over %d and all %d", work, n, limit, mobs)
+		}
+	})
+
+	z, walker, builder, out := walkIn(t, lua)
+	if !strings.Contains(out, "Exits:") {
+		t.Fatalf("the walk into the greeters' room was not answered: %q", lastLines(out, 3))
+	}
+	if work, _ := z.ScriptWorkForTest(); work > limit {
+		t.Fatalf("the walk's turn did %d units of script work, over the trigger budget's bound of %d", work, limit)
+	}
+	if n := len(greetings.FindAllString(out, -1)); n == 0 || n == mobs {
+		t.Fatalf("%d greetings in the walk's turn, want some but not all %d", n, mobs)
+	}
+	for p := 1; p <= 100; p++ {
+		z.TickForTest()
+		z.DrainForTest()
+		if work, _ := z.ScriptWorkForTest(); work > limit {
+			t.Fatalf("pulse %d: %d units of script work, over the bound of %d", p, work, limit)
+		}
+	}
+	seen := map[string]int{}
+	for _, m := range greetings.FindAllStringSubmatch(walker.text(), -1) {
+		seen[m[1]]++
+	}
+	for id, n := range seen {
+		if n != 1 {
+			t.Fatalf("%s greeted %d times, want once", id, n)
+		}
+	}
+	if len(seen) != mobs {
+		t.Fatalf("%d of %d greeters greeted after 100 pulses", len(seen), mobs)
+	}
+	if _, st := z.ScriptWorkForTest(); st.TriggersOver == 0 {
+		t.Fatalf("stats %+v: want triggers put off", st)
+	}
+	if !strings.Contains(builder.text(), "triggers of players' actions spent their budget of 100000 instructions a pulse") ||
+		!strings.Contains(builder.text(), "Heaviest: emberfall:mob:greeter (emberfall.toml:") {
+		t.Fatalf("the builder was not told of the spent trigger budget:\n%s", lastLines(builder.text(), 5))
+	}
+}

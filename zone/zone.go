@@ -138,6 +138,9 @@ type Zone struct {
 	tickSkipped    uint64               // ticks cut by the next round, since the last budget report
 	overruns       uint64               // pulses whose script budget was spent, since the last report
 	budgetReported uint64               // pulse of the last budget report
+	trigWaiting    []waitingTrigger     // triggers put off by the trigger budget, oldest first
+	trigWaited     uint64               // triggers put off, since the last budget report
+	trigSkipped    uint64               // on_command calls skipped or waiting triggers dropped, since then
 	scriptLogged   map[string]time.Time // last log line per failing script
 	scriptErrs     []scriptErr          // the last few script errors, for scripterrors
 	roundBuf       []*Char              // scratch for combatRound
