@@ -253,13 +253,6 @@ func (z *Zone) fire(c *Char, trigger string, args ...any) {
 	}
 }
 
-// fireRoom runs a room trigger.
-func (z *Zone) fireRoom(r *Room, trigger string, args ...any) {
-	if z.vm != nil && r != nil && r.proto.Script != nil {
-		z.vm.Fire(roomID(r), trigger, scriptArgs(args)...)
-	}
-}
-
 // scriptArgs turns characters and items into script IDs.
 func scriptArgs(args []any) []any {
 	for i, a := range args {
