@@ -554,6 +554,7 @@ func (l *loader) linkMob(file string, z *Zone, m *Mob, s mobSpec) {
 		l.problem(file, key+".wander_every", "%d is out of range 1 to 100000 pulses", s.WanderEvery)
 	}
 	m.Script = l.script(file, key, s.Script, s.ScriptFile)
+	l.linkShop(file, z, m, s.Shop)
 }
 
 func (l *loader) linkItem(file string, z *Zone, it *Item, s itemSpec) {

@@ -110,6 +110,7 @@ type Mob struct {
 	Abilities        []string
 	WanderEvery      int // pulses between wander attempts
 	Script           *Script
+	Shop             *Shop // nil unless the mob keeps a shop (shop.go)
 }
 
 // ItemType says what an item is for.

@@ -49,26 +49,27 @@ type doorSpec struct {
 }
 
 type mobSpec struct {
-	Keywords    []string `toml:"keywords"`
-	Short       string   `toml:"short"`
-	Long        string   `toml:"long"`
-	Description string   `toml:"description"`
-	Level       int      `toml:"level"`
-	Flags       []string `toml:"flags"`
-	HP          *Dice    `toml:"hp"`
-	Damage      *Dice    `toml:"damage"`
-	DamageType  string   `toml:"damage_type"`
-	AttackVerb  string   `toml:"attack_verb"`
-	Attacks     int      `toml:"attacks"`
-	Armor       int      `toml:"armor"`
-	Hitroll     int      `toml:"hitroll"`
-	Dodge       int      `toml:"dodge"`
-	Gold        *Dice    `toml:"gold"`
-	Exp         int      `toml:"exp"`
-	Abilities   []string `toml:"abilities"`
-	WanderEvery int      `toml:"wander_every"`
-	Script      string   `toml:"script"`
-	ScriptFile  string   `toml:"script_file"`
+	Keywords    []string  `toml:"keywords"`
+	Short       string    `toml:"short"`
+	Long        string    `toml:"long"`
+	Description string    `toml:"description"`
+	Level       int       `toml:"level"`
+	Flags       []string  `toml:"flags"`
+	HP          *Dice     `toml:"hp"`
+	Damage      *Dice     `toml:"damage"`
+	DamageType  string    `toml:"damage_type"`
+	AttackVerb  string    `toml:"attack_verb"`
+	Attacks     int       `toml:"attacks"`
+	Armor       int       `toml:"armor"`
+	Hitroll     int       `toml:"hitroll"`
+	Dodge       int       `toml:"dodge"`
+	Gold        *Dice     `toml:"gold"`
+	Exp         int       `toml:"exp"`
+	Abilities   []string  `toml:"abilities"`
+	WanderEvery int       `toml:"wander_every"`
+	Script      string    `toml:"script"`
+	ScriptFile  string    `toml:"script_file"`
+	Shop        *shopSpec `toml:"shop"`
 }
 
 type itemSpec struct {

@@ -45,6 +45,7 @@ type Char struct {
 	lastHit   string            // who last hurt it, for death messages
 
 	reset   *content.Reset // the reset that spawned this mob
+	shop    *shopState     // a shopkeeper's running shop (shop.go)
 	wander  pulseHandle
 	created int64
 

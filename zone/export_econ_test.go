@@ -1,5 +1,7 @@
 package zone
 
+import "time"
+
 // Test-only bridges for money, shops, quests and groups.
 
 // GoldForTest is a held character's gold, or -1 if it is not held.
@@ -24,4 +26,22 @@ func (z *Zone) RoomCoinsForTest(room string) int {
 		}
 	}
 	return n
+}
+
+// SetShopClockForTest makes the shops read game hours from now. Call it
+// before the zone runs.
+func (z *Zone) SetShopClockForTest(now func() time.Time) { z.shopClock = now }
+
+// CarriedForTest is the prototype refs of what a held character carries
+// and wears, or nil.
+func (z *Zone) CarriedForTest(name string) []string {
+	c := z.players[name]
+	if c == nil {
+		return nil
+	}
+	var out []string
+	for _, it := range c.carried() {
+		out = append(out, it.proto.Ref)
+	}
+	return out
 }

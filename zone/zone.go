@@ -157,6 +157,8 @@ type Zone struct {
 	pulseNo      atomic.Uint64                 // atomic: pulses ticked
 	dropped      atomic.Uint64                 // atomic: inputs dropped as duplicates
 	checkpoints  atomic.Uint64                 // atomic: batches queued
+	shopTrades   atomic.Uint64                 // atomic: purchases and sales (shop.go)
+	shopClock    func() time.Time              // set before Run by tests; nil: time.Now
 	saveFailures atomic.Uint64                 // atomic: batches refused or failed
 	mailDepth    atomic.Int32                  // atomic: mailbox length at the last drain
 	sleeping     atomic.Bool                   // atomic: the ticker is stopped (dormant)
