@@ -154,7 +154,9 @@ func (d *dialogue) login(name, password string) {
 	case nm >= 0:
 		w.mark = nm
 	}
-	for _, step := range [][2]string{{"name", name}, {"(y/n)", "y"}, {"password", password}, {"again", password}} {
+	// "password: " is the question itself: the line before it names the
+	// password too, and a probe sent on that line races the question.
+	for _, step := range [][2]string{{"name", name}, {"(y/n)", "y"}, {"password: ", password}, {"again", password}} {
 		w.expect(step[0])
 		d.sync()
 		d.sendLine(step[1])
