@@ -346,8 +346,8 @@ func check(cfg *config.Config, args []string, stdout, stderr io.Writer) int {
 	for _, p := range world.CheckHelp(set) {
 		fmt.Fprintln(stderr, "warning:", p)
 	}
-	fmt.Fprintf(stdout, "config from %s ok; areas from %s ok: %d zones, %d rooms, %d mobs, %d items, %d help topics, %d scripts\n",
-		configName(cfg), areas.From, len(set.Zones), len(set.Rooms), len(set.Mobs), len(set.Items), len(set.Help), scripts.Count())
+	fmt.Fprintf(stdout, "config from %s ok; areas from %s ok: %d zones, %d rooms, %d mobs, %d items, %d quests, %d help topics, %d scripts\n",
+		configName(cfg), areas.From, len(set.Zones), len(set.Rooms), len(set.Mobs), len(set.Items), len(set.Quests), len(set.Help), scripts.Count())
 	return 0
 }
 

@@ -97,11 +97,12 @@ func Load(root fs.FS) (*Set, error) { return LoadCached(root, nil) }
 // checks that span files run whole every time. c may be nil.
 func LoadCached(root fs.FS, c *Cache) (*Set, error) {
 	l := &loader{root: newSnapFS(root), cache: c, lines: map[string]lineIndex{}, set: &Set{
-		Zones: map[string]*Zone{},
-		Rooms: map[string]*Room{},
-		Mobs:  map[string]*Mob{},
-		Items: map[string]*Item{},
-		rooms: map[int]*Room{},
+		Zones:  map[string]*Zone{},
+		Rooms:  map[string]*Room{},
+		Mobs:   map[string]*Mob{},
+		Items:  map[string]*Item{},
+		Quests: map[string]*Quest{},
+		rooms:  map[int]*Room{},
 	}}
 	return l.load()
 }
@@ -211,6 +212,7 @@ func (l *loader) load() (*Set, error) {
 	for _, f := range l.pending {
 		f()
 	}
+	l.declareQuests(zoneFiles)
 	l.validateHelp()
 	if len(l.probs) > 0 {
 		return nil, l.probs

@@ -12,8 +12,12 @@ type Set struct {
 	Rooms map[string]*Room // by ref
 	Mobs  map[string]*Mob  // by ref
 	Items map[string]*Item // by ref
-	Help  []*Help          // in file order
-	Game  *Game
+	// Quests are every zone's quests by id; quest ids are unique across
+	// the world. QuestOrder lists them sorted by level, then id.
+	Quests     map[string]*Quest
+	QuestOrder []string
+	Help       []*Help // in file order
+	Game       *Game
 	// Socials is the socials file's table; nil if the world has none.
 	Socials *social.Table
 	// Channels are the channels file's channels, sorted by name.
@@ -44,6 +48,7 @@ type Zone struct {
 	Mobs         []*Mob  // sorted by ref
 	Items        []*Item // sorted by ref
 	Resets       []*Reset
+	Quests       []*Quest // sorted by id
 }
 
 // Room is a room prototype.

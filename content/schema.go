@@ -7,11 +7,12 @@ package content
 
 // zoneFile is one areas/<zone>.toml.
 type zoneFile struct {
-	Zone   zoneHeader          `toml:"zone"`
-	Rooms  map[string]roomSpec `toml:"rooms"`
-	Mobs   map[string]mobSpec  `toml:"mobs"`
-	Items  map[string]itemSpec `toml:"items"`
-	Resets []resetSpec         `toml:"resets"`
+	Zone   zoneHeader           `toml:"zone"`
+	Rooms  map[string]roomSpec  `toml:"rooms"`
+	Mobs   map[string]mobSpec   `toml:"mobs"`
+	Items  map[string]itemSpec  `toml:"items"`
+	Resets []resetSpec          `toml:"resets"`
+	Quests map[string]questSpec `toml:"quests"`
 }
 
 type zoneHeader struct {
