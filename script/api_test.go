@@ -595,6 +595,10 @@ func TestConfig_Validate(t *testing.T) {
 		{func(c *Config) { c.BreakerThreshold = 30 }, "lua.breaker_threshold:"},
 		{func(c *Config) { c.MaxTimers = -1 }, "lua.max_timers:"},
 		{func(c *Config) { c.MaxStateBytes = 10 }, "lua.max_state_bytes:"},
+		{func(c *Config) { c.TriggerInstructions = 0 }, "lua.trigger_instructions:"},
+		{func(c *Config) { c.TriggerInstructions = -5 }, "lua.trigger_instructions:"},
+		{func(c *Config) { c.ProcessInstructions = 0 }, "lua.process_instructions:"},
+		{func(c *Config) { c.ProcessInstructions = 1 << 40 }, "lua.process_instructions:"},
 	} {
 		cfg := DefaultConfig()
 		tc.mod(&cfg)

@@ -14,8 +14,8 @@ type Config struct {
 	// PulseInstructions is a zone's budget for all of its scripts' calls
 	// in one pulse (a quarter second), in the same units. Once it is spent,
 	// on_tick triggers and mud.after timers wait for a later pulse, and the
-	// zone reports its heaviest scripts; triggers a player's action fires
-	// (on_command, on_greet, ...) still run.
+	// zone reports its heaviest scripts. Triggers a player's action fires
+	// (on_command, on_greet, ...) have TriggerInstructions of their own.
 	PulseInstructions int `toml:"pulse_instructions"`
 	// TriggerInstructions is a zone's budget, per pulse, for the triggers
 	// players' actions fire (on_enter, on_greet, on_speech, on_leave,
@@ -32,8 +32,9 @@ type Config struct {
 	// pulse_instructions counts as pulse_instructions: one zone alone may
 	// always spend its own budget.
 	ProcessInstructions int `toml:"process_instructions"`
-	// DeadlineMs is a hang guard: the wall-clock time one call may run
-	// before it is stopped whatever its count; 0 turns it off. The budget
+	// DeadlineMs is a hang guard: the wall-clock time one call may go
+	// without progress before it is stopped whatever its count (see
+	// meter); 0 turns it off. The budget
 	// is the limit that matters; this only catches work the count does not
 	// see, so it is generous: a call of the default budget takes a few
 	// milliseconds, and only a machine stalled for a second would stop an

@@ -184,12 +184,8 @@ func New(set *content.Set, db *store.DB, cfg Config, zcfg zone.Config, log *slog
 	w.epoch.Store(db.Boot() << 32)
 	w.itemNext.Store(db.ItemHigh() + 1)
 	w.rl.init(cfg.Files)
-	lua := cfg.Lua
-	if lua == (script.Config{}) {
-		lua = script.DefaultConfig()
-	}
-	w.share = script.NewShare(lua, zone.PulseInterval)
 	scripts, probs := compileScripts(set, cfg.Lua, w.rl.cache)
+	w.share = script.NewShare(scripts.Config, zone.PulseInterval) // the config as compileScripts filled it in
 	scripts.Share = w.share
 	var errs []error
 	for _, p := range probs {

@@ -1,6 +1,7 @@
 package zone
 
 import (
+	"fmt"
 	"math"
 	"strconv"
 	"strings"
@@ -31,8 +32,8 @@ type shopState struct {
 	nextRestock uint64         // pulse of the next refill
 }
 
-// shopClock is the real time the shop reads the game hour from; tests
-// set it.
+// shopNow is the real time the shop reads the game hour from; tests
+// set z.shopClock.
 func (z *Zone) shopNow() time.Time {
 	if z.shopClock != nil {
 		return z.shopClock()
@@ -154,19 +155,13 @@ func (z *Zone) cmdList(c *Char, args string) {
 		if cnt > 0 {
 			left = strconv.Itoa(cnt) + " left"
 		}
-		b.WriteString("  " + padRight(o.proto.Short, 32) + " " + strconv.Itoa(buyPrice(k.mob.Shop, o.proto)) + " gold (" + left + ")\n")
+		// %-32s pads by characters, not bytes, so names with accents line up.
+		fmt.Fprintf(&b, "  %-32s %d gold (%s)\n", o.proto.Short, buyPrice(k.mob.Shop, o.proto), left)
 	}
 	if n == 0 {
 		b.WriteString("  nothing at the moment.\n")
 	}
 	z.sendLine(c, strings.TrimSuffix(b.String(), "\n"))
-}
-
-func padRight(s string, n int) string {
-	if len(s) >= n {
-		return s
-	}
-	return s + strings.Repeat(" ", n-len(s))
 }
 
 // shopCount reads "buy [n] <item>": the count and the item words.
