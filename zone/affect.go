@@ -122,7 +122,7 @@ func (z *Zone) charPulse(c *Char) {
 			x.tick = 0
 			if x.a.TickDamage.N > 0 || x.a.TickDamage.B > 0 {
 				dmg := max(0, x.a.TickDamage.Roll(z.rng.IntN)) * x.stacks
-				z.sendLine(c, "You suffer from "+x.a.Show+". {R}("+itoa(dmg)+"){x}")
+				z.sendLine(c, "Being "+x.a.Show+" hurts you. {R}("+itoa(dmg)+"){x}")
 				if z.hurt(c, dmg, nil, x.from) {
 					return // it died of it
 				}

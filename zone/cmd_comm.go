@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"zonemud/content"
+	"zonemud/internal/act"
 )
 
 // act tells everyone in room but skip what actor did. In format, $n is the
@@ -13,9 +14,7 @@ func (z *Zone) act(room *Room, skip, actor *Char, format string) {
 	if !hasListener(room, skip) {
 		return // build nothing for an empty room
 	}
-	text := strings.ReplaceAll(format, "$n", actor.short())
-	text = strings.ReplaceAll(text, "$s", "their")
-	z.toRoom(room, skip, capFirst(text))
+	z.toRoom(room, skip, act.Format(format, actor.short(), ""))
 }
 
 // toRoom tells everyone in room but skip a line as it stands. Player text

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"zonemud/content"
+	"zonemud/internal/act"
 	"zonemud/internal/logev"
 )
 
@@ -247,9 +248,7 @@ func (z *Zone) useAbility(c *Char, ab *content.Ability, target *Char) bool {
 	z.wake(c)
 	z.dirty(c)
 	msg := func(s string) string {
-		s = strings.ReplaceAll(s, "$n", c.short())
-		s = strings.ReplaceAll(s, "$N", target.short())
-		return capFirst(s)
+		return act.Format(s, c.short(), target.short())
 	}
 	z.sendLine(c, msg(ab.Messages[0]))
 	if target != c {

@@ -2,6 +2,7 @@ package zone
 
 import (
 	"zonemud/content"
+	"zonemud/internal/act"
 )
 
 // Combat runs in rounds: one driver per zone, every round_pulses, started
@@ -239,23 +240,24 @@ func (z *Zone) hurt(v *Char, dmg int, by *Char, byName string) bool {
 	return true
 }
 
-// damageWord says how hard a hit was, for messages.
-func damageWord(dmg int) (second, third string) {
+// damageWord says how hard a hit was, for messages: a verb phrase with
+// the victim's slot ($N) where the words put it ("strikes $N hard").
+func damageWord(dmg int) string {
 	switch {
 	case dmg <= 0:
-		return "glances off", "glances off"
+		return "glances off $N"
 	case dmg <= 2:
-		return "scratches", "scratches"
+		return "scratches $N"
 	case dmg <= 5:
-		return "hits", "hits"
+		return "hits $N"
 	case dmg <= 9:
-		return "strikes hard", "strikes hard"
+		return "strikes $N hard"
 	case dmg <= 15:
-		return "mauls", "mauls"
+		return "mauls $N"
 	case dmg <= 24:
-		return "devastates", "devastates"
+		return "devastates $N"
 	}
-	return "obliterates", "obliterates"
+	return "obliterates $N"
 }
 
 // combatMsg tells attacker, victim and room about a swing. dmg -1 is a
@@ -275,10 +277,10 @@ func (z *Zone) combatMsg(a, v *Char, verb string, dmg int) {
 		z.sendLine(v, "You dodge "+a.short()+"'s "+verb+".")
 		z.actPair(a, v, capFirst(vv)+" dodges "+a.short()+"'s "+verb+".")
 	default:
-		w, _ := damageWord(dmg)
-		z.sendLine(a, "Your "+verb+" "+w+" "+vv+". {G}("+itoa(dmg)+"){x}")
-		z.sendLine(v, av+"'s "+verb+" "+w+" you. {R}("+itoa(dmg)+"){x}")
-		z.actPair(a, v, av+"'s "+verb+" "+w+" "+vv+".")
+		hit := act.Escape(verb) + " " + damageWord(dmg) + "."
+		z.sendLine(a, act.Format("Your "+hit, "", vv)+" {G}("+itoa(dmg)+"){x}")
+		z.sendLine(v, act.Format("$n's "+hit, a.short(), "you")+" {R}("+itoa(dmg)+"){x}")
+		z.actPair(a, v, act.Format("$n's "+hit, a.short(), vv))
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"zonemud/content"
+	"zonemud/internal/act"
 )
 
 // die handles a character reaching zero hit points. A mob leaves a corpse
@@ -25,7 +26,7 @@ func (z *Zone) pulsesOf(secs int) uint64 {
 
 func (z *Zone) mobDies(m, by *Char) {
 	room := m.room
-	z.sendLine(by, "{R}"+capFirst(m.short())+" is DEAD!{x}")
+	z.sendLine(by, act.Format("{R}$n is DEAD!{x}", m.short(), ""))
 	z.act(room, by, m, "{R}$n is DEAD!{x}")
 	z.fire(m, "on_death", by)
 	if !m.mob.Flags.Has(content.MobNoCorpse) && room != nil {

@@ -2,18 +2,14 @@ package zone
 
 import (
 	"strings"
-	"unicode"
 	"unicode/utf8"
+
+	"zonemud/internal/act"
 )
 
-// capFirst upper-cases the first letter: "a giant rat" -> "A giant rat".
-func capFirst(s string) string {
-	r, n := utf8.DecodeRuneInString(s)
-	if r == utf8.RuneError || unicode.IsUpper(r) {
-		return s
-	}
-	return string(unicode.ToUpper(r)) + s[n:]
-}
+// capFirst upper-cases the first letter, past leading colour codes:
+// "a giant rat" -> "A giant rat", "{R}a rat is DEAD!" -> "{R}A rat is DEAD!".
+func capFirst(s string) string { return act.Cap(s) }
 
 // wrap reflows text to width columns. Lines inside a paragraph are joined;
 // a blank line ends a paragraph, and a line that starts with spaces starts a
