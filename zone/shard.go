@@ -2,17 +2,13 @@ package zone
 
 import "time"
 
-// Shard is what a zone needs of the world that hosts it. The world
-// implements it. Every method is safe to call from a zone goroutine and
-// none of them blocks on another zone.
+// Shard is what a zone needs of the world that hosts it: the roles of
+// host.go, and what is not yet split into one. The world implements it.
+// Every method is safe to call from a zone goroutine and none of them
+// blocks on another zone.
 type Shard interface {
-	// Zone returns the hosted zone with this id, or nil.
-	Zone(id string) *Zone
-	// Zones returns every hosted zone. The slice is shared and must not be
-	// modified.
-	Zones() []*Zone
-	// Where returns the zone that holds the named character, or nil.
-	Where(name string) *Zone
+	Directory
+	Saving
 	// Moving delivers a character to zone to (to.Deliver) and records
 	// that it is on its way there, both under the character's residency
 	// lock, so a login or a line of input that looks the character up sees
@@ -28,10 +24,6 @@ type Shard interface {
 	// now on. If a login is waiting for the character, the shard gives it
 	// the record instead of letting the character go.
 	HandBack(rec *CharRecord, why string)
-	// Checkpoint queues a zone's save batch for the saver. It never blocks.
-	Checkpoint(b *SaveBatch)
-	// ReserveItemIDs returns the first of n fresh durable item ids.
-	ReserveItemIDs(n uint64) uint64
 	// Backup writes a consistent copy of the database off the zone
 	// goroutine and calls done (on another goroutine; it must only post).
 	Backup(done func(path string, size int64, err error))

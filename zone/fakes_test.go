@@ -1,0 +1,164 @@
+package zone
+
+import (
+	"os"
+	"sync"
+	"sync/atomic"
+	"testing"
+
+	"zonemud/content"
+)
+
+// In-package fakes of the roles a zone's host plays (host.go), so a zone
+// rule is tested against small stand-ins, as net/textproto and x/net/http2
+// are, rather than a whole world. Each fake is safe for concurrent use.
+
+// fakeShard is a zone's host built from the fakes below. A role no fake
+// stands in for yet is the nil Shard beneath them: a test that reaches it
+// panics on a nil interface, which names the method it needs faked.
+type fakeShard struct {
+	*fakeDirectory
+	*fakeSaving
+	unfaked
+}
+
+// unfaked sits one level below the fakes, so a fake's method wins over
+// the nil Shard's of the same name.
+type unfaked struct{ Shard }
+
+func newFakeShard() *fakeShard {
+	return &fakeShard{fakeDirectory: newFakeDirectory(), fakeSaving: &fakeSaving{}}
+}
+
+// fakeDirectory is the Directory role: the zones a test hosts, and where
+// it says each character is.
+type fakeDirectory struct {
+	mu    sync.Mutex
+	zones []*Zone
+	where map[string]*Zone
+}
+
+func newFakeDirectory() *fakeDirectory {
+	return &fakeDirectory{where: map[string]*Zone{}}
+}
+
+// host adds z to the zones the directory knows.
+func (d *fakeDirectory) host(z *Zone) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.zones = append(d.zones, z)
+}
+
+// place records that z holds the named character (nil: nobody does).
+func (d *fakeDirectory) place(name string, z *Zone) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if z == nil {
+		delete(d.where, name)
+		return
+	}
+	d.where[name] = z
+}
+
+func (d *fakeDirectory) Zone(id string) *Zone {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	for _, z := range d.zones {
+		if z.ID() == id {
+			return z
+		}
+	}
+	return nil
+}
+
+func (d *fakeDirectory) Zones() []*Zone {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return append([]*Zone(nil), d.zones...)
+}
+
+func (d *fakeDirectory) Where(name string) *Zone {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.where[name]
+}
+
+// fakeSaving is the Saving role: it keeps every batch it is handed
+// (never answering them) and hands out item ids from one counter, as the
+// store does for every zone.
+type fakeSaving struct {
+	mu      sync.Mutex
+	batches []*SaveBatch
+	nextID  uint64
+}
+
+func (s *fakeSaving) Checkpoint(b *SaveBatch) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.batches = append(s.batches, b)
+}
+
+func (s *fakeSaving) ReserveItemIDs(n uint64) uint64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	first := s.nextID + 1
+	s.nextID += n
+	return first
+}
+
+// starterSet is the repository's starter world, loaded once per test
+// binary for the tests that build zones by hand.
+var starterSet = sync.OnceValues(func() (*content.Set, error) {
+	return content.Load(os.DirFS("../areas"))
+})
+
+// fakeHostedZone builds the template zone of the starter world on sh,
+// hosts it in sh's directory and boots it on the calling goroutine, which
+// becomes its owner.
+func fakeHostedZone(t *testing.T, sh *fakeShard, template string) *Zone {
+	t.Helper()
+	set, err := starterSet()
+	if err != nil {
+		t.Fatal(err)
+	}
+	z := New(set.Zones[template], set, sh, DefaultConfig(), Options{Seed: 1})
+	sh.host(z)
+	z.BootForTest()
+	return z
+}
+
+// fakeSession is a player's connection in the fakes' tests: it keeps what
+// it was sent.
+type fakeSession struct {
+	id   uint64
+	mu   sync.Mutex
+	out  []byte
+	shut bool
+}
+
+var fakeSessionIDs atomic.Uint64
+
+func newFakeSession() *fakeSession { return &fakeSession{id: fakeSessionIDs.Add(1)} }
+
+func (s *fakeSession) ID() uint64 { return s.id }
+
+func (s *fakeSession) Write(p []byte, prompt bool) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.out = append(s.out, p...)
+	return !s.shut
+}
+
+func (s *fakeSession) Close(msg string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.out = append(s.out, msg...)
+	s.shut = true
+}
+
+func (s *fakeSession) Width() int         { return 80 }
+func (s *fakeSession) GMCP(string, any)   {}
+func (s *fakeSession) Client() ClientInfo { return ClientInfo{Name: "fake", Transport: "telnet"} }
+func (s *fakeSession) SetColor(int)       {}
+func (s *fakeSession) Closed() bool       { s.mu.Lock(); defer s.mu.Unlock(); return s.shut }
+func (s *fakeSession) String() string     { s.mu.Lock(); defer s.mu.Unlock(); return string(s.out) }

@@ -1,0 +1,58 @@
+package zone
+
+import "testing"
+
+// inputsQueued takes everything on z's mailbox and counts the lines of
+// input among it.
+func inputsQueued(z *Zone) int {
+	n := 0
+	for _, m := range z.mail.Pop() {
+		if _, ok := m.(inputMsg); ok {
+			n++
+		}
+	}
+	return n
+}
+
+// A line routed to a zone just before its character walked on is passed
+// to the zone the directory names, on its mailbox behind the handoff;
+// a line for a character the directory places nowhere is dropped. The
+// zones' host is the fakes alone.
+func TestZone_LineForACharacterElsewhereGoesWhereTheDirectorySays(t *testing.T) {
+	sh := newFakeShard()
+	from := fakeHostedZone(t, sh, "emberfall")
+	to := fakeHostedZone(t, sh, "whisperwood")
+	inputsQueued(to)
+	sh.place("Walker", to)
+	from.handle(inputMsg{sess: newFakeSession(), name: "Walker", seq: 1, line: "look"})
+	if n := inputsQueued(to); n != 1 {
+		t.Fatalf("the zone the directory names got %d lines, want the forwarded one", n)
+	}
+	from.handle(inputMsg{sess: newFakeSession(), name: "Nobody", seq: 1, line: "look"})
+	if n := inputsQueued(to) + inputsQueued(from); n != 0 {
+		t.Fatalf("a line for a character held nowhere went on: %d queued, want none", n)
+	}
+}
+
+// Every item a zone makes takes its durable id from the host's
+// reservation, so two zones on one store never make two items with one
+// id. The zones' host is the fakes alone.
+func TestZone_ItemIDsComeFromTheReservation(t *testing.T) {
+	sh := newFakeShard()
+	seen := map[uint64]string{}
+	for _, template := range []string{"emberfall", "whisperwood"} {
+		z := fakeHostedZone(t, sh, template)
+		if len(z.items) == 0 {
+			t.Fatalf("%s made no items at boot", template)
+		}
+		for _, it := range z.items {
+			if it.id == 0 || it.id > sh.nextID {
+				t.Fatalf("%s made item %d outside the ids reserved (1 to %d)", template, it.id, sh.nextID)
+			}
+			if by, dup := seen[it.id]; dup {
+				t.Fatalf("item id %d made by %s and by %s", it.id, by, template)
+			}
+			seen[it.id] = template
+		}
+	}
+}
