@@ -64,6 +64,7 @@ type Item struct {
 	Closed   bool   `json:"closed,omitempty"`
 	Locked   bool   `json:"locked,omitempty"`
 	Coins    int    `json:"coins,omitempty"` // a coin pile's amount
+	Kept     bool   `json:"kept,omitempty"`  // marked with keep by its owner
 	Contents []Item `json:"contents,omitempty"`
 }
 

@@ -42,7 +42,7 @@ func toStoreItems(items []zone.ItemRecord) []store.Item {
 	}
 	out := make([]store.Item, len(items))
 	for i, it := range items {
-		out[i] = store.Item{ID: it.ID, Proto: it.Proto, Slot: it.Slot, Closed: it.Closed, Locked: it.Locked, Coins: it.Coins, Contents: toStoreItems(it.Contents)}
+		out[i] = store.Item{ID: it.ID, Proto: it.Proto, Slot: it.Slot, Closed: it.Closed, Locked: it.Locked, Coins: it.Coins, Kept: it.Kept, Contents: toStoreItems(it.Contents)}
 	}
 	return out
 }
@@ -71,7 +71,7 @@ func fromStoreItems(items []store.Item) []zone.ItemRecord {
 	}
 	out := make([]zone.ItemRecord, len(items))
 	for i, it := range items {
-		out[i] = zone.ItemRecord{ID: it.ID, Proto: it.Proto, Slot: it.Slot, Closed: it.Closed, Locked: it.Locked, Coins: it.Coins, Contents: fromStoreItems(it.Contents)}
+		out[i] = zone.ItemRecord{ID: it.ID, Proto: it.Proto, Slot: it.Slot, Closed: it.Closed, Locked: it.Locked, Coins: it.Coins, Kept: it.Kept, Contents: fromStoreItems(it.Contents)}
 	}
 	return out
 }

@@ -306,7 +306,12 @@ func (z *Zone) cmdInventory(c *Char, args string) {
 		z.sendLine(c, "You are carrying nothing.")
 		return
 	}
-	lines := groupItems(c.inv, (*Item).short)
+	lines := groupItems(c.inv, func(it *Item) string {
+		if it.kept {
+			return it.short() + " (kept)"
+		}
+		return it.short()
+	})
 	z.sendLine(c, "You are carrying:\n  "+strings.Join(lines, "\n  "))
 }
 

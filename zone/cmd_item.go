@@ -20,7 +20,8 @@ const getUsage = `get <item> [from <container>]
 
 const dropUsage = `drop <item> | drop <n> gold
   Put something you carry on the ground. drop all drops everything you
-  carry (not what you wear). drop 5 gold leaves a pile of coins.`
+  carry but what you wear and what you keep (see keep). drop 5 gold
+  leaves a pile of coins.`
 
 // cmdGet picks items up from the room.
 func (z *Zone) cmdGet(c *Char, args string) {
@@ -153,9 +154,8 @@ func (z *Zone) cmdDrop(c *Char, args string) {
 		z.sendLine(c, "Drop what?")
 		return
 	}
-	items := pickItems(spec, c.inv)
+	items := z.pickCarried(c, spec)
 	if len(items) == 0 {
-		z.sendLine(c, "You do not have that.")
 		return
 	}
 	dropped := z.letGo(c, items, func(*Item) (string, bool) {
@@ -195,9 +195,8 @@ func (z *Zone) cmdGive(c *Char, args string) {
 		z.sendLine(c, "There is nobody here by that name.")
 		return
 	}
-	items := pickItems(spec, c.inv)
+	items := z.pickCarried(c, spec)
 	if len(items) == 0 {
-		z.sendLine(c, "You do not have that.")
 		return
 	}
 	given := z.letGo(c, items, func(*Item) (string, bool) {

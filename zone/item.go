@@ -23,6 +23,9 @@ type Item struct {
 	ownerUntil uint64
 	// coins is a coin pile's amount (money.go); 0 for every other item.
 	coins int
+	// kept: the owner marked it with keep, so drop all, give all, sell
+	// all and junk all leave it alone. Saved with the item.
+	kept bool
 }
 
 func (it *Item) short() string {
@@ -59,7 +62,7 @@ func (z *Zone) itemFromRecord(ir ItemRecord) *Item {
 		z.log.Warn("zone: a saved item has no prototype any more; dropped", logev.ID(7104), "item", ir.ID, "proto", ir.Proto)
 		return nil
 	}
-	it := &Item{rid: z.newRID(), id: ir.ID, proto: p, slot: -1, closed: ir.Closed, locked: ir.Locked, coins: ir.Coins}
+	it := &Item{rid: z.newRID(), id: ir.ID, proto: p, slot: -1, closed: ir.Closed, locked: ir.Locked, coins: ir.Coins, kept: ir.Kept}
 	z.items[it.rid] = it
 	z.attachItemScript(it)
 	for _, cr := range ir.Contents {
@@ -72,7 +75,7 @@ func (z *Zone) itemFromRecord(ir ItemRecord) *Item {
 }
 
 func itemRecord(it *Item) ItemRecord {
-	ir := ItemRecord{ID: it.id, Proto: it.proto.Ref, Closed: it.closed, Locked: it.locked, Coins: it.coins}
+	ir := ItemRecord{ID: it.id, Proto: it.proto.Ref, Closed: it.closed, Locked: it.locked, Coins: it.coins, Kept: it.kept}
 	for _, sub := range it.contents {
 		ir.Contents = append(ir.Contents, itemRecord(sub))
 	}
@@ -126,14 +129,22 @@ func (z *Zone) detachItem(it *Item) {
 	}
 }
 
+// itemToRoom lays it in r. An item let go is no longer kept: keep is its
+// holder's mark, not the item's.
 func (z *Zone) itemToRoom(it *Item, r *Room) {
 	z.detachItem(it)
+	it.kept = false
 	it.room = r
 	r.items = append(r.items, it)
 	z.itemsChanged(it)
 }
 
+// itemToChar puts it in c's hands; it is kept only if c already held it
+// there.
 func (z *Zone) itemToChar(it *Item, c *Char) {
+	if it.carrier != c {
+		it.kept = false
+	}
 	z.detachItem(it)
 	it.carrier = c
 	c.inv = append(c.inv, it)

@@ -66,7 +66,8 @@ type ItemRecord struct {
 	Slot     string // equipment slot it is worn in, "" if carried
 	Closed   bool
 	Locked   bool
-	Coins    int // a coin pile's amount
+	Coins    int  // a coin pile's amount
+	Kept     bool // marked with keep: the "all" forms leave it alone
 	Contents []ItemRecord
 }
 

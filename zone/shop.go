@@ -290,20 +290,13 @@ func (z *Zone) shopItem(c *Char, args, verb string) *Item {
 		z.sendLine(c, capFirst(verb)+" what?")
 		return nil
 	}
-	if it := pickItem(spec, c.inv); it != nil {
-		return it
-	}
-	var worn []*Item
-	for _, it := range c.eq {
-		if it != nil {
-			worn = append(worn, it)
-		}
-	}
-	if it := pickItem(spec, worn); it != nil {
-		z.sendLine(c, "You are wearing "+it.short()+"; remove it first.")
+	if spec.all {
+		z.sendLine(c, "One at a time.")
 		return nil
 	}
-	z.sendLine(c, "You do not have that.")
+	if items := z.pickCarried(c, spec); len(items) > 0 {
+		return items[0]
+	}
 	return nil
 }
 
@@ -333,9 +326,7 @@ func (z *Zone) cmdSell(c *Char, args string) {
 	spec, ok := parseTarget(args)
 	var items []*Item
 	if ok && spec.all {
-		items = pickItems(spec, c.inv)
-		if len(items) == 0 {
-			z.sendLine(c, "You have nothing like that to sell.")
+		if items = z.pickCarried(c, spec); len(items) == 0 {
 			return
 		}
 	} else {

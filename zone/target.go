@@ -157,7 +157,7 @@ func charMatches(word string, o *Char) bool {
 }
 
 // groupItems lists items the way players read them: identical ones once,
-// with a count.
+// with a count after them, as "a wooden torch (2)".
 func groupItems(list []*Item, text func(*Item) string) []string {
 	type group struct {
 		text string
@@ -177,7 +177,7 @@ func groupItems(list []*Item, text func(*Item) string) []string {
 	out := make([]string, len(groups))
 	for i, g := range groups {
 		if g.n > 1 {
-			out[i] = "(" + strconv.Itoa(g.n) + ") " + g.text
+			out[i] = g.text + " (" + strconv.Itoa(g.n) + ")"
 		} else {
 			out[i] = g.text
 		}
