@@ -74,6 +74,7 @@ func TestAnswers_AsyncCommandsAnswerBeforeThePrompt(t *testing.T) {
 		{"revoke", "revoke bob builder", "Bob"},
 		{"transfer", "transfer bob emberfall:room:inn", "You bring Bob to emberfall:room:inn."},
 		{"goto", "goto bob", "The Banked Fire"},
+		{"purge", "purge bob emberfall:item:circlet", "Bob carries nothing that answers to emberfall:item:circlet."},
 		{"freeze", "freeze bob", "Bob is frozen"},
 		{"freeze", "freeze bob", "Bob is thawed."},
 		{"log", "log bob", "Every line Bob types"},

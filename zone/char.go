@@ -115,6 +115,9 @@ type Player struct {
 	await uint64
 	// refused counts the moves scripts refused in a row (scriptCommand).
 	refused refusals
+	// kept counts, per command of escapeCommands, the times in a row
+	// scripts have taken it (swallowed); nil until one has.
+	kept map[string]int
 }
 
 // handOver moves everything c is into a new Char for another zone to own,

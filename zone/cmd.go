@@ -118,7 +118,7 @@ var cmdTable = []command{
 	{name: "mstat", fn: (*Zone).cmdMstat, async: true, role: roleBuilder, usage: mstatUsage},
 	{name: "ostat", fn: (*Zone).cmdOstat, async: true, role: roleBuilder, usage: ostatUsage},
 	{name: "where", fn: (*Zone).cmdWhere, async: true, role: roleBuilder, usage: whereUsage},
-	{name: "purge", fn: (*Zone).cmdPurge, exact: true, role: roleBuilder, usage: purgeUsage},
+	{name: "purge", fn: (*Zone).cmdPurge, async: true, exact: true, role: roleBuilder, usage: purgeUsage},
 	{name: "load", fn: (*Zone).cmdLoad, exact: true, role: roleBuilder, usage: loadUsage},
 	{name: "zreset", fn: (*Zone).cmdZreset, exact: true, role: roleBuilder, usage: zresetUsage},
 	{name: "scripterrors", fn: (*Zone).cmdScripterrors, async: true, role: roleBuilder, usage: scripterrorsUsage},

@@ -360,6 +360,8 @@ func (z *Zone) handleAdmin(m adminMsg) {
 			z.log.Info("zone: admin froze a player", logev.ID(8115), logev.Player(c.name), "by", m.by)
 		}
 		z.prompt(c)
+	case adminPurge:
+		answer(z.purgeFrom(c, m.item, m.by))
 	case adminLog:
 		c.pl.logged = !c.pl.logged
 		if c.pl.logged {

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"zonemud/content"
+	"zonemud/internal/logev"
 	"zonemud/internal/typo"
 	"zonemud/script"
 )
@@ -108,8 +109,11 @@ const whereUsage = `where <name>
 
 const purgeUsage = `purge [target]
   Remove a mob or an item from the room you stand in, or with no target
-  every mob and item here. Players and what they carry are never purged.
-  (builder)`
+  every mob and item here. Players are never purged. (builder)
+purge <player> <item>
+  Take from a player, wherever they are, what they carry or wear: every
+  item of a prototype (emberfall:item:ring, however deep in containers),
+  or one item by keyword (all.ring for each). (admin)`
 
 const loadUsage = `load <ref>
   Make a mob (it appears here) or an item (it goes to your inventory) from
@@ -569,6 +573,10 @@ func (z *Zone) whereLines(arg string) []string {
 
 // cmdPurge removes mobs and items from the room.
 func (z *Zone) cmdPurge(c *Char, args string) {
+	if who, what := firstWord(args); strings.TrimSpace(what) != "" {
+		z.purgeCarried(c, who, strings.TrimSpace(what))
+		return
+	}
 	if z.notYours(c, z.template) {
 		return
 	}
@@ -608,7 +616,70 @@ func (z *Zone) cmdPurge(c *Char, args string) {
 		z.sendLine(c, "Purged.")
 		return
 	}
-	z.sendLine(c, "Nothing here answers to that (purge does not take what anyone carries).")
+	z.sendLine(c, "Nothing here answers to that (to take what a player carries: purge <player> <item>).")
+}
+
+// purgeCarried takes from the player named who, wherever they are, the
+// items what names: every item of a prototype (a ref, however deep in
+// containers), or a target among what they carry and wear (`all.ring`).
+// Only an admin may: no script or flag keeps an item on a player an admin
+// means to rid of it.
+func (z *Zone) purgeCarried(c *Char, who, what string) {
+	if c.role() != roleAdmin {
+		z.sendLine(c, "Only an admin takes what a player carries.")
+		return
+	}
+	name := normalName(who)
+	where := z.shard.Where(name)
+	if where == nil {
+		z.sendLine(c, name+" is not in the world.")
+		return
+	}
+	answer := z.later(c)
+	if !where.send(adminMsg{op: adminPurge, target: name, by: c.name, item: strings.ToLower(what), reply: func(result string, _ *Zone) {
+		answer(orGone(result, name))
+	}}) {
+		z.answerHere(c, name+" is on the move; try again.")
+	}
+}
+
+// purgeFrom takes the items what names from c (see purgeCarried) and
+// says what it took.
+func (z *Zone) purgeFrom(c *Char, what, by string) string {
+	var gone []*Item
+	if strings.Contains(what, ":") {
+		var walk func(list []*Item)
+		walk = func(list []*Item) {
+			for _, it := range list {
+				if it.proto.Ref == what {
+					gone = append(gone, it)
+					continue
+				}
+				walk(it.contents)
+			}
+		}
+		walk(c.carried())
+	} else if spec, ok := parseTarget(what); ok {
+		if spec.all {
+			gone = pickItems(spec, c.carried())
+		} else if it := pickItem(spec, c.carried()); it != nil {
+			gone = append(gone, it)
+		}
+	}
+	if len(gone) == 0 {
+		return c.name + " carries nothing that answers to " + what + "."
+	}
+	shorts := make([]string, 0, len(gone))
+	for _, it := range gone {
+		shorts = append(shorts, it.short())
+		z.sendLine(c, "{Y}"+capFirst(it.short())+" is taken from you by "+by+".{x}")
+		z.log.Info("zone: admin took an item from a player", logev.ID(8124), logev.Player(c.name), "by", by, "item", it.proto.Ref, "id", it.id)
+		z.extractItem(it)
+	}
+	z.recalc(c)
+	z.dirty(c)
+	z.prompt(c)
+	return fmt.Sprintf("Took %d item(s) from %s: %s.", len(gone), c.name, content.EscapeMarkup(strings.Join(shorts, ", ")))
 }
 
 // cmdLoad makes a mob or an item from its prototype.

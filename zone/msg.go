@@ -219,6 +219,7 @@ type adminMsg struct {
 	room   string // adminTeleport: the room ref to go to
 	dest   *Zone  // adminTeleport: the zone that holds room; nil: the zone room names
 	note   string // what the admin typed, for the log
+	item   string // adminPurge: a prototype ref, or a target among what the player carries
 	// reply, if set, is told what came of it (adminLocate: the room and
 	// zone of the target, "" if not here); it runs on this zone's
 	// goroutine and must only post.
@@ -232,6 +233,7 @@ const (
 	adminLog                         // toggle: log every line the player types
 	adminTeleport                    // move the player to room
 	adminLocate                      // say where the player is
+	adminPurge                       // take items from what the player carries and wears
 )
 
 func (inputMsg) isMsg()         {}

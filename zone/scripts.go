@@ -326,7 +326,7 @@ func (z *Zone) scriptCommand(c *Char, verb, args string) bool {
 	d, isMove := z.wayOut(c, verb)
 	switch {
 	case !isMove:
-		return handled
+		return z.swallowed(c, verb, key, handled)
 	case !handled:
 		c.pl.refused = refusals{}
 		return false
@@ -371,6 +371,45 @@ type refusals struct {
 	room  *Room
 	count int
 	dirs  uint16 // the directions refused, a bit each
+}
+
+// escapeCommands are the commands no script may keep from a player for
+// ever, whichever script took them (the room's, a mob's, one on an item
+// lying here, carried or worn): the ones a player needs to see where they
+// are and what holds them, to be rid of it, and to ask for help. Moves
+// have a rule of their own (refusedMove) and quit never reaches a script.
+var escapeCommands = map[string]bool{
+	"look": true, "inventory": true, "equipment": true, "drop": true, "remove": true,
+	"help": true, "commands": true, "tell": true, "reply": true,
+}
+
+// swallowed reports whether a script's taking of verb stands. A script
+// may take any command, but once scripts have taken one of the
+// escapeCommands refusalsToLeave times in a row, the next goes on as if
+// no script had taken it, and the script's builders are told. The count
+// starts afresh each time the command runs untaken.
+func (z *Zone) swallowed(c *Char, verb, key string, handled bool) bool {
+	cmd := lookupCommand(verb, rolePlayer)
+	if cmd == nil || !escapeCommands[cmd.name] {
+		return handled
+	}
+	kept := &c.pl.kept
+	if !handled {
+		delete(*kept, cmd.name)
+		return false
+	}
+	if *kept == nil {
+		*kept = map[string]int{}
+	}
+	(*kept)[cmd.name]++
+	if (*kept)[cmd.name] <= refusalsToLeave {
+		return true
+	}
+	delete(*kept, cmd.name)
+	z.sendLine(c, "Scripts have kept "+cmd.name+" from you "+itoa(refusalsToLeave)+" times in a row; this time it goes through.")
+	z.reportScript(key, fmt.Sprintf("%s took %s from %s %d times in a row; the command was let through",
+		key, cmd.name, c.name, refusalsToLeave))
+	return false
 }
 
 // refusalsToLeave is how many refused moves in a row, with every way out
