@@ -1,10 +1,12 @@
 package zone
 
 import (
+	"fmt"
 	"os"
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"zonemud/content"
 )
@@ -19,6 +21,7 @@ import (
 type fakeShard struct {
 	*fakeDirectory
 	*fakeSaving
+	*fakeContent
 	unfaked
 }
 
@@ -27,7 +30,7 @@ type fakeShard struct {
 type unfaked struct{ Shard }
 
 func newFakeShard() *fakeShard {
-	return &fakeShard{fakeDirectory: newFakeDirectory(), fakeSaving: &fakeSaving{}}
+	return &fakeShard{fakeDirectory: newFakeDirectory(), fakeSaving: &fakeSaving{}, fakeContent: &fakeContent{}}
 }
 
 // fakeDirectory is the Directory role: the zones a test hosts, and where
@@ -104,6 +107,50 @@ func (s *fakeSaving) ReserveItemIDs(n uint64) uint64 {
 	first := s.nextID + 1
 	s.nextID += n
 	return first
+}
+
+// fakeContent is the Content role: the snapshot a test sets (nil: none
+// yet), and each zone's report that it reconciled.
+type fakeContent struct {
+	mu         sync.Mutex
+	snap       *Snapshot
+	reconciled []string // "zone@version", in order
+	report     ReloadReport
+}
+
+// run makes s the content the host runs.
+func (c *fakeContent) run(s *Snapshot) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.snap = s
+}
+
+func (c *fakeContent) Snapshot() *Snapshot {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.snap
+}
+
+func (c *fakeContent) Reconciled(z *Zone, version uint64, took time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.reconciled = append(c.reconciled, fmt.Sprintf("%s@%d", z.ID(), version))
+}
+
+// Reload answers at once with the report the test set.
+func (c *fakeContent) Reload(by string, done func(ReloadReport)) { done(c.LastReload()) }
+
+func (c *fakeContent) LastReload() ReloadReport {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.report
+}
+
+// reconciles lists the zones' reports of reconciling, as "zone@version".
+func (c *fakeContent) reconciles() []string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return append([]string(nil), c.reconciled...)
 }
 
 // starterSet is the repository's starter world, loaded once per test

@@ -1,5 +1,7 @@
 package zone
 
+import "time"
+
 // The roles a zone's host plays for it. Shard (shard.go) is all of them
 // together, and the world implements it; each role is small enough that a
 // zone test stands in for it with an in-package fake (fakes_test.go), so
@@ -25,4 +27,20 @@ type Saving interface {
 	Checkpoint(b *SaveBatch)
 	// ReserveItemIDs returns the first of n fresh durable item ids.
 	ReserveItemIDs(n uint64) uint64
+}
+
+// Content is the game's content as the host runs it: the snapshot every
+// zone reconciles with, and the builder's reload.
+type Content interface {
+	// Snapshot is the content the world runs now. A zone that runs an
+	// older version reconciles with it (reload.go).
+	Snapshot() *Snapshot
+	// Reconciled tells the world the zone now runs version, and how long
+	// its goroutine spent getting there. It never blocks.
+	Reconciled(z *Zone, version uint64, took time.Duration)
+	// Reload reads the areas folder again now, applies it if it is valid,
+	// and calls done (which must only post) with the report.
+	Reload(by string, done func(ReloadReport))
+	// LastReload is the report of the world's last reload.
+	LastReload() ReloadReport
 }

@@ -1,6 +1,9 @@
 package zone
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // inputsQueued takes everything on z's mailbox and counts the lines of
 // input among it.
@@ -54,5 +57,27 @@ func TestZone_ItemIDsComeFromTheReservation(t *testing.T) {
 			}
 			seen[it.id] = template
 		}
+	}
+}
+
+// A zone told of a reload takes the content its host runs now and says
+// it did, once: a second notice of the same version changes nothing. The
+// zones' host is the fakes alone.
+func TestZone_ReloadNoticeReconcilesWithTheHostsSnapshot(t *testing.T) {
+	sh := newFakeShard()
+	z := fakeHostedZone(t, sh, "emberfall")
+	z.handle(reloadMsg{})
+	if got := sh.reconciles(); len(got) != 0 {
+		t.Fatalf("reconciled with no snapshot to run: %v", got)
+	}
+	set, _ := starterSet()
+	sh.run(&Snapshot{Version: 2, Set: set})
+	z.handle(reloadMsg{})
+	z.handle(reloadMsg{})
+	if got := strings.Join(sh.reconciles(), " "); got != "emberfall@2" {
+		t.Fatalf("reconciles reported: %q, want emberfall@2 once", got)
+	}
+	if v := z.Version(); v != 2 {
+		t.Fatalf("the zone runs version %d, want 2", v)
 	}
 }

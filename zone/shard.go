@@ -1,7 +1,5 @@
 package zone
 
-import "time"
-
 // Shard is what a zone needs of the world that hosts it: the roles of
 // host.go, and what is not yet split into one. The world implements it.
 // Every method is safe to call from a zone goroutine and none of them
@@ -9,6 +7,7 @@ import "time"
 type Shard interface {
 	Directory
 	Saving
+	Content
 	// Moving delivers a character to zone to (to.Deliver) and records
 	// that it is on its way there, both under the character's residency
 	// lock, so a login or a line of input that looks the character up sees
@@ -35,17 +34,6 @@ type Shard interface {
 	// player who is online the new roles (SetRoles), and calls done (which
 	// must only post) with what to tell the admin.
 	ChangeRole(ch RoleChange, done func(reply string))
-	// Snapshot is the content the world runs now. A zone that runs an
-	// older version reconciles with it (reload.go).
-	Snapshot() *Snapshot
-	// Reconciled tells the world the zone now runs version, and how long
-	// its goroutine spent getting there. It never blocks.
-	Reconciled(z *Zone, version uint64, took time.Duration)
-	// Reload reads the areas folder again now, applies it if it is valid,
-	// and calls done (which must only post) with the report.
-	Reload(by string, done func(ReloadReport))
-	// LastReload is the report of the world's last reload.
-	LastReload() ReloadReport
 	// RolesOf calls done (which must only post) with a line saying what
 	// roles the named character holds.
 	RolesOf(name string, done func(reply string))
