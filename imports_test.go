@@ -93,6 +93,7 @@ var mayImport = map[string][]string{
 	"net/telnet/telnettest": {"net/telnet"},
 	"net/gate":              {"world", "net/telnet"},
 	"net/sshd":              {"net/gate"},
+	"net/web/page":          {},
 	"world":                 {"zone", "script", "store", "content"},
 	"world/dirtest":         {"world", "store"},
 	"content":               {"content/social"},
