@@ -115,6 +115,10 @@ type ClientInfo struct {
 	Reported     int    // the level the client itself reported
 	ScreenReader bool   // the client said a screen reader is in use (MTTS 64)
 	UTF8         bool
+	// Addr is the address the per-address limits count the connection
+	// under (an IPv4 address or an IPv6 block); "" when they exempt it
+	// (loopback, unless limit_loopback).
+	Addr string
 }
 
 // SaveBatch is one zone's checkpoint: every dirty character of the zone at

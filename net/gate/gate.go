@@ -38,6 +38,10 @@ type Config struct {
 	// LimitLoopback applies the per-address limits to 127.0.0.1 too.
 	// Off by default: behind a proxy every player is 127.0.0.1.
 	LimitLoopback bool `toml:"limit_loopback"`
+	// IPv6Prefix is how many leading bits of an IPv6 address make one
+	// address for the per-address limits (64: a subscriber's /64 counts
+	// once). IPv4 addresses count whole.
+	IPv6Prefix int `toml:"ipv6_prefix"`
 	// MaxLine is the longest input line in bytes; longer lines are refused.
 	MaxLine int `toml:"max_line"`
 	// MaxSubneg is the longest telnet subnegotiation in bytes.
@@ -67,7 +71,7 @@ type Config struct {
 func DefaultConfig() Config {
 	return Config{
 		MaxConnections: 20000, MaxConnsPerIP: 32, MaxLoginFailures: 30,
-		AccountTries: 10, AccountWindowSecs: 300,
+		AccountTries: 10, AccountWindowSecs: 300, IPv6Prefix: 64,
 		MaxLine: 4096, MaxSubneg: 8192,
 		LoginTimeoutSecs: 120, WriteTimeoutSecs: 30, OutputLimitKiB: 512,
 		LinesPerSec: 20, LinesBurst: 60,
@@ -99,6 +103,7 @@ func (c Config) Validate() error {
 		{"gate.argon_time", c.ArgonTime, 1, 100},
 		{"gate.hash_concurrency", c.HashConcurrency, 1, 256},
 		{"gate.max_bad_passwords", c.MaxBadPasswords, 1, 100},
+		{"gate.ipv6_prefix", c.IPv6Prefix, 16, 128},
 	} {
 		if r.v < r.lo || r.v > r.hi {
 			return fmt.Errorf("%s: %d is out of range %d to %d", r.key, r.v, r.lo, r.hi)
@@ -249,6 +254,7 @@ func (g *Gate) admit(addr net.Addr) string {
 func (g *Gate) run(remote net.Addr, front string, mk func(*Session) conn, pre *preAuth, detach bool) {
 	s := newSession(g, g.nextID.Add(1))
 	s.remote, s.front, s.meters = remote, front, g.met.front(front)
+	s.addr = g.ipKey(remote)
 	s.lastRead.Store(time.Now().UnixNano())
 	s.c = mk(s)
 	g.mu.Lock()
@@ -279,7 +285,7 @@ func (g *Gate) end(s *Session) {
 	s.Close("")
 	<-s.done
 	g.conns.Add(-1)
-	g.byIP.done(g.ipKey(s.remote))
+	g.byIP.done(s.addr)
 	g.mu.Lock()
 	delete(g.sessions, s.id)
 	g.mu.Unlock()

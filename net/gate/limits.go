@@ -2,6 +2,7 @@ package gate
 
 import (
 	"net"
+	"net/netip"
 	"sync"
 	"time"
 )
@@ -15,28 +16,47 @@ import (
 // maxTracked bounds the throttle's memory whatever an attacker sends.
 const maxTracked = 100000
 
-// ipKey is the address a limit counts under. Loopback is exempt unless the
-// admin says otherwise: a proxy in front (or the load tool) makes every
-// player look like 127.0.0.1.
+// ipKey is the address a limit counts under: an IPv4 address, or the
+// IPv6 block of ipv6_prefix bits (a /64 by default) it lies in, since one
+// subscriber is handed a whole /64 and could otherwise be a fresh address
+// to every per-address limit 2^64 times over. Every limit that counts an
+// address (connections, the shut-out, the clean-address allowance of the
+// account cap, the mint rate) counts this key. Loopback is exempt unless
+// the admin says otherwise: a proxy in front (or the load tool) makes
+// every player look like 127.0.0.1.
 func (g *Gate) ipKey(addr net.Addr) string {
-	var ip net.IP
+	var ip netip.Addr
 	switch a := addr.(type) {
 	case *net.TCPAddr:
-		ip = a.IP
+		ip, _ = netip.AddrFromSlice(a.IP)
 	default:
-		host, _, err := net.SplitHostPort(addr.String())
+		ap, err := netip.ParseAddrPort(addr.String())
 		if err != nil {
 			return addr.String()
 		}
-		ip = net.ParseIP(host)
+		ip = ap.Addr()
 	}
-	if ip == nil {
+	if !ip.IsValid() {
 		return addr.String()
 	}
+	ip = ip.Unmap()
 	if ip.IsLoopback() && !g.cfg.LimitLoopback {
 		return ""
 	}
-	return ip.String()
+	return addrKey(ip, g.cfg.IPv6Prefix)
+}
+
+// addrKey is ip as the per-address limits count it: itself for IPv4, its
+// block of bits for IPv6 (ip already unmapped).
+func addrKey(ip netip.Addr, bits int) string {
+	if ip.Is4() || bits <= 0 || bits >= 128 {
+		return ip.String()
+	}
+	p, err := ip.Prefix(bits)
+	if err != nil {
+		return ip.String()
+	}
+	return p.String()
 }
 
 // perIP counts open connections by address.

@@ -29,6 +29,7 @@ type Session struct {
 	g      *Gate       // immutable
 	c      conn        // immutable
 	remote net.Addr    // immutable
+	addr   string      // immutable: remote as the per-address limits count it (ipKey)
 	front  string      // immutable: frontTelnet, frontTLS or frontSSH
 	meters frontMeters // immutable
 	out    outQueue
@@ -215,7 +216,7 @@ func (s *Session) Client() world.ClientInfo {
 	inf := s.c.info()
 	return world.ClientInfo{
 		Name: inf.name, Transport: s.c.kind(), Color: int(s.colorLevel()), Reported: int(inf.color),
-		ScreenReader: inf.screenReader, UTF8: inf.utf8,
+		ScreenReader: inf.screenReader, UTF8: inf.utf8, Addr: s.addr,
 	}
 }
 
