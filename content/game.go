@@ -15,6 +15,7 @@ type gameFile struct {
 	Character characterSpec `toml:"character"`
 	Combat    combatSpec    `toml:"combat"`
 	Regen     regenSpec     `toml:"regen"`
+	Party     partySpec     `toml:"party"`
 	Abilities []abilitySpec `toml:"abilities"`
 	Affects   []affectSpec  `toml:"affects"`
 }
@@ -67,6 +68,11 @@ type regenSpec struct {
 	Moves        string `toml:"moves"`
 	RestPercent  int    `toml:"rest_percent"`
 	SleepPercent int    `toml:"sleep_percent"`
+}
+
+type partySpec struct {
+	ShareWeight  string `toml:"share_weight"`
+	BonusPercent int    `toml:"bonus_percent"`
 }
 
 type abilitySpec struct {
@@ -126,6 +132,7 @@ type Game struct {
 
 	Combat Combat
 	Regen  Regen
+	Party  Party
 
 	Abilities []*Ability
 	Affects   map[string]*Affect
@@ -159,6 +166,15 @@ type Combat struct {
 type Regen struct {
 	HP, Mana, Moves           *Formula
 	RestPercent, SleepPercent int
+}
+
+// Party holds how a party shares a kill's experience: the whole is the
+// kill's experience raised by BonusPercent for each member in the room
+// past the first, and each member in the room takes a part of it weighed
+// by ShareWeight.
+type Party struct {
+	ShareWeight  *Formula // over the character variables; at least 1
+	BonusPercent int
 }
 
 // Ability is something a character can do by name: a strike, a heal, a
@@ -375,6 +391,14 @@ func (l *loader) validateGame() {
 	if g.Regen.SleepPercent < 100 || g.Regen.SleepPercent > 10000 {
 		l.problem(GameFile, "regen.sleep_percent", "%d is out of range 100 to 10000", g.Regen.SleepPercent)
 	}
+
+	// Parties.
+	pt := gf.Party
+	g.Party = Party{BonusPercent: pt.BonusPercent}
+	if pt.BonusPercent < 0 || pt.BonusPercent > 100 {
+		l.problem(GameFile, "party.bonus_percent", "%d is out of range 0 to 100", pt.BonusPercent)
+	}
+	g.Party.ShareWeight = l.formula("party.share_weight", orStr(pt.ShareWeight, "level + 5"), cv, charRange, 1)
 
 	// Affects first: abilities apply them.
 	for i, as := range gf.Affects {

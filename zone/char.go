@@ -107,6 +107,11 @@ type Player struct {
 	savedAt                  time.Time
 	// lastVitals is what Char.Vitals last told the client.
 	lastVitals gmcpVitals
+	// party: the player is in a party (the world's Group.Info said so, or
+	// the group command here made it); partyPub is what this player last
+	// published to it (party.go).
+	party    bool
+	partyPub PartyMember
 	// pending holds lines typed while lagged or awaiting an answer, run as
 	// the lag ends or the answer comes.
 	pending []string

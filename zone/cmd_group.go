@@ -26,7 +26,8 @@ const groupUsage = `group <player> | group
   Take a player who follows you into your party. A party goes into a
   private dungeon together: when you, its leader, go through the door,
   every member standing with you comes along into the same copy, and a
-  member who comes to the door later joins it. group alone lists your
+  member who comes to the door later joins it. A kill's experience is
+  shared among the members standing where it fell. group alone lists your
   party: each member's level, hp, mana, moves and where they stand.`
 
 const ungroupUsage = `ungroup [player]
@@ -158,6 +159,11 @@ func (z *Zone) cmdGroup(c *Char, args string) {
 	}
 	z.sendLine(c, o.name+" joins your party.")
 	z.sendLine(o, "You join "+c.name+"'s party.")
+	// Both stand here: their vitals go to the party's Group.Info now.
+	for _, m := range []*Char{c, o} {
+		m.pl.party = true
+		z.publishParty(m, true)
+	}
 }
 
 // cmdUngroup leaves the party, disbands it, or sends a member away.
@@ -266,7 +272,8 @@ const unfollowUsage = `unfollow
 func (z *Zone) cmdUnfollow(c *Char, _ string) { z.cmdFollow(c, "") }
 
 // cmdGsay speaks to c's party. Each member gets the line as a message to
-// the zone that holds them (notice): no zone touches another's players.
+// the zone that holds them (partyMsg), which drops it for a member who
+// ignores c: no zone touches another's players.
 func (z *Zone) cmdGsay(c *Char, args string) {
 	raw := strings.TrimSpace(args)
 	leader, members := z.shard.Party(c.name)
@@ -287,10 +294,12 @@ func (z *Zone) cmdGsay(c *Char, args string) {
 		return
 	}
 	z.sendLine(c, "You tell your party, '{G}"+text+"{x}'")
-	line := c.name + " tells the party, '{G}" + text + "{x}'"
+	if c.pl.sess != nil {
+		c.pl.sess.GMCP("Comm.Channel.Text", gmcpChannelText{Channel: "party", Talker: c.name, Text: content.StripMarkup(text)})
+	}
 	for _, m := range append([]string{leader}, members...) {
 		if m != c.name {
-			z.notice(m, line)
+			z.partyTalk(c.name, m, text)
 		}
 	}
 }

@@ -46,7 +46,7 @@ func (z *Zone) mobDies(m, by *Char) {
 		if exp == 0 {
 			exp = z.evalOr(z.set.Game.Combat.KillExp, z.combatVars(by, m), 20)
 		}
-		z.gainExp(by, max(exp, 0))
+		z.shareExp(by, max(exp, 0))
 	}
 	z.extractChar(m)
 }

@@ -45,3 +45,27 @@ func (z *Zone) CarriedForTest(name string) []string {
 	}
 	return out
 }
+
+// SlayForTest has a held player deal the first mob of proto in its room a
+// killing blow, as a last swing in a fight would. It reports whether there
+// was one.
+func (z *Zone) SlayForTest(player, proto string) bool {
+	c := z.players[player]
+	if c == nil || c.room == nil {
+		return false
+	}
+	for _, o := range c.room.people {
+		if o.mob != nil && o.mob.Ref == proto {
+			z.hurt(o, o.hp+1000, c, c.name)
+			return true
+		}
+	}
+	return false
+}
+
+// InPartyForTest reports whether the zone believes a held player is in a
+// party (what makes it publish their vitals).
+func (z *Zone) InPartyForTest(name string) bool {
+	c := z.players[name]
+	return c != nil && c.pl.party
+}

@@ -522,6 +522,7 @@ func (z *Zone) flushOne(c *Char, prompt bool) {
 	if prompt {
 		p.out = append(p.out, z.promptText(c)...)
 		z.gmcpVitals(c, false)
+		z.publishParty(c, false)
 	}
 	p.sess.Write(p.out, prompt)
 	if len(p.snoopers) > 0 {

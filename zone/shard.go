@@ -73,6 +73,10 @@ type Shard interface {
 	PartyRemove(leader, member string) bool
 	// PartyLeave takes name out of its party; a leader's party ends.
 	PartyLeave(name string)
+	// PartyVitals publishes m as what its member's party sees of them;
+	// if it changed, every member is sent the party's Group.Info
+	// (Zone.GroupInfo). Adding, removing and leaving send it too.
+	PartyVitals(m PartyMember)
 }
 
 // Session is a player's connection as a zone sees it: an output sink. The

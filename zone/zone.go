@@ -600,6 +600,10 @@ func (z *Zone) handle(m msg) {
 		z.handleAnswer(m)
 	case groupStatMsg:
 		z.handleGroupStat(m)
+	case groupInfoMsg:
+		z.handleGroupInfo(m)
+	case partyMsg:
+		z.handlePartyTalk(m)
 	case noticeMsg:
 		if c := z.players[m.to]; c != nil {
 			z.sendLine(c, m.text)
