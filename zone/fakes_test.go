@@ -22,6 +22,7 @@ type fakeShard struct {
 	*fakeDirectory
 	*fakeSaving
 	*fakeContent
+	*fakeRouting
 	unfaked
 }
 
@@ -30,8 +31,17 @@ type fakeShard struct {
 type unfaked struct{ Shard }
 
 func newFakeShard() *fakeShard {
-	return &fakeShard{fakeDirectory: newFakeDirectory(), fakeSaving: &fakeSaving{}, fakeContent: &fakeContent{}}
+	d := newFakeDirectory()
+	return &fakeShard{
+		fakeDirectory: d,
+		fakeSaving:    &fakeSaving{},
+		fakeContent:   &fakeContent{},
+		fakeRouting:   &fakeRouting{dir: d, pending: map[string]Session{}},
+	}
 }
+
+// Comm is the fake of talk across zones.
+func (*fakeShard) Comm() Comm { return fakeComm{} }
 
 // fakeDirectory is the Directory role: the zones a test hosts, and where
 // it says each character is.
@@ -209,3 +219,58 @@ func (s *fakeSession) Client() ClientInfo { return ClientInfo{Name: "fake", Tran
 func (s *fakeSession) SetColor(int)       {}
 func (s *fakeSession) Closed() bool       { s.mu.Lock(); defer s.mu.Unlock(); return s.shut }
 func (s *fakeSession) String() string     { s.mu.Lock(); defer s.mu.Unlock(); return string(s.out) }
+
+// fakeRouting is the Routing role over a fakeDirectory: a move delivers
+// the handoff and places the character in its new zone, a hand-back
+// takes it out and is kept for the test, and a test may leave a session
+// waiting to take a character over.
+type fakeRouting struct {
+	dir     *fakeDirectory
+	mu      sync.Mutex
+	back    []string // "name why", in order
+	pending map[string]Session
+}
+
+func (r *fakeRouting) Moving(name string, to *Zone, h Handoff) bool {
+	if r.dir.Zone(to.ID()) != to || !to.Deliver(h) {
+		return false
+	}
+	r.dir.place(name, to)
+	return true
+}
+
+func (r *fakeRouting) TakePending(name string, from *Zone) Session {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	s := r.pending[name]
+	if s == nil || r.dir.Where(name) != from {
+		return nil
+	}
+	delete(r.pending, name)
+	return s
+}
+
+func (r *fakeRouting) HandBack(rec *CharRecord, why string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.back = append(r.back, rec.Name+" "+why)
+	r.dir.place(rec.Name, nil)
+}
+
+// handedBack lists the hand-backs so far, as "name why".
+func (r *fakeRouting) handedBack() []string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return append([]string(nil), r.back...)
+}
+
+// fakeComm is the Comm role: talk across zones goes nowhere, and a tell
+// for someone away is refused.
+type fakeComm struct{}
+
+func (fakeComm) Channel(*ChannelLine, *Zone) {}
+func (fakeComm) History(channel string, n int, done func([]HistoryLine, error)) {
+	done(nil, nil)
+}
+func (fakeComm) KeepTell(from, to, text string, done func(string)) { done("No one by that name.") }
+func (fakeComm) Arrived(string)                                    {}

@@ -8,21 +8,7 @@ type Shard interface {
 	Directory
 	Saving
 	Content
-	// Moving delivers a character to zone to (to.Deliver) and records
-	// that it is on its way there, both under the character's residency
-	// lock, so a login or a line of input that looks the character up sees
-	// either the old zone before the handoff was queued or the new one
-	// after. It reports false, having changed nothing and kept nothing, if
-	// to is no longer hosted or has stopped.
-	Moving(name string, to *Zone, h Handoff) bool
-	// TakePending returns a session waiting to take over the named
-	// character, if from is the zone that holds it; nil otherwise.
-	TakePending(name string, from *Zone) Session
-	// HandBack takes a character out of the world: quit, link-dead reap,
-	// a fault, or a stopping zone. The record is owned by the shard from
-	// now on. If a login is waiting for the character, the shard gives it
-	// the record instead of letting the character go.
-	HandBack(rec *CharRecord, why string)
+	Routing
 	// Backup writes a consistent copy of the database off the zone
 	// goroutine and calls done (on another goroutine; it must only post).
 	Backup(done func(path string, size int64, err error))
