@@ -70,6 +70,7 @@ var commands = []struct{ name, args, what string }{
 	{"init", "[DIR]", "write config.toml and the starter areas into DIR (default .)"},
 	{"genworld", "DIR", "write a large generated world into DIR (zonemud genworld -h)"},
 	{"import", "circle SRC OUT", "convert a CircleMUD/tbaMUD world into areas in OUT (zonemud import -h)"},
+	{"health", "", "ask the running server's admin address for /healthz; exit 0 if it answers 200"},
 	{"version", "", "print the version and the commit it was built from"},
 }
 
@@ -175,6 +176,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return backup(cfg, pos, stdout, stderr)
 	case "restore":
 		return restore(cfg, pos[0], stdout, stderr)
+	case "health":
+		return health(cfg, stdout, stderr)
 	}
 	return 2 // not reached: every command is handled above
 }
@@ -348,6 +351,38 @@ func check(cfg *config.Config, args []string, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintf(stdout, "config from %s ok; areas from %s ok: %d zones, %d rooms, %d mobs, %d items, %d quests, %d help topics, %d scripts\n",
 		configName(cfg), areas.From, len(set.Zones), len(set.Rooms), len(set.Mobs), len(set.Items), len(set.Quests), len(set.Help), scripts.Count())
+	return 0
+}
+
+// health asks the running server's admin address for /healthz, for a
+// container's HEALTHCHECK (the image has no shell and no curl): 0 if it
+// answers 200, 1 if not or if nothing answers.
+func health(cfg *config.Config, stdout, stderr io.Writer) int {
+	if cfg.Server.HTTPAddr == "" {
+		fmt.Fprintln(stderr, "zonemud: health: the config has no http_addr to ask")
+		return 1
+	}
+	client := &http.Client{Timeout: 5 * time.Second}
+	req, err := http.NewRequest("GET", "http://"+cfg.Server.HTTPAddr+"/healthz", nil)
+	if err != nil {
+		fmt.Fprintln(stderr, "zonemud: health:", err)
+		return 1
+	}
+	if cfg.Server.AdminToken != "" {
+		req.Header.Set("Authorization", "Bearer "+cfg.Server.AdminToken)
+	}
+	resp, err := client.Do(req)
+	if err != nil {
+		fmt.Fprintln(stderr, "zonemud: health: no server answers:", err)
+		return 1
+	}
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(io.LimitReader(resp.Body, 4096))
+	if resp.StatusCode != http.StatusOK {
+		fmt.Fprintf(stderr, "zonemud: health: the server answered %s: %s\n", resp.Status, strings.TrimSpace(string(body)))
+		return 1
+	}
+	fmt.Fprint(stdout, string(body))
 	return 0
 }
 

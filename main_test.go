@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"strings"
 	"sync"
@@ -323,6 +324,10 @@ func TestMain_LiveBackup(t *testing.T) {
 	checkBackup(t, out, "Warden", "Mortal")
 
 	b.DoExpect("backup", "Huh?") // not for mortals
+	// What a container's HEALTHCHECK runs: 0 while the server answers.
+	if res, err := exec.Command(binary(t), "health", "-config", cfg).CombinedOutput(); err != nil || !strings.Contains(string(res), "ok") {
+		t.Errorf("zonemud health on a running server: %v\n%s", err, res)
+	}
 	a.DoExpect("backup", "Writing a backup")
 	a.ExpectWithin("Backup written: ", 30*time.Second)
 	line := a.Expect(" bytes")
@@ -566,5 +571,22 @@ func TestMain_StartupLogNamesItsFiles(t *testing.T) {
 		if !strings.Contains(log, want) {
 			t.Errorf("the start-up log does not name %s:\n%s", want, log)
 		}
+	}
+}
+
+// zonemud health fails when no server answers, and the container image
+// runs it as its HEALTHCHECK with the image's own config.
+func TestMain_HealthFailsWithNoServer(t *testing.T) {
+	cfg, _ := writeConfig(t, t.TempDir(), "")
+	var out, errb bytes.Buffer
+	if code := run([]string{"health", "-config", cfg}, &out, &errb); code == 0 || !strings.Contains(errb.String(), "no server answers") {
+		t.Fatalf("health with no server: code %d, stderr %q", code, errb.String())
+	}
+	docker, err := os.ReadFile(filepath.Join(servertest.Root(), "contrib", "Dockerfile"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !regexp.MustCompile(`(?m)^HEALTHCHECK (?:.*\\\n)*.*CMD \["/usr/local/bin/zonemud", "-config", "/etc/zonemud/config.toml", "health"`).Match(docker) {
+		t.Error("contrib/Dockerfile has no HEALTHCHECK running zonemud health on the image's config")
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"context"
 	"log/slog"
 	"net"
+	"net/http"
 	"strings"
 	"sync"
 	"testing"
@@ -89,13 +90,27 @@ func TestAdmin_ShutdownCountdownCancelReboot(t *testing.T) {
 	bob := servertest.Dial(t, srv.TelnetAddr())
 	bob.Create("Bob", "secret-bob")
 
-	ada.DoExpect("shutdown 600 maintenance", "The world will shut down in 10 minutes; every player is told.")
+	ready := func() int {
+		t.Helper()
+		code, _ := get(t, "http://"+srv.HTTPAddr()+"/readyz", "")
+		return code
+	}
+	if code := ready(); code != http.StatusOK {
+		t.Fatalf("/readyz before the countdown: %d, want 200", code)
+	}
+	ada.DoExpect("shutdown 600 maintenance", "The world will shut down in 10 minutes; every player is told. Type shutdown cancel to stop it.")
 	bob.Expect("The world will shut down in 10 minutes: maintenance")
+	if code := ready(); code != http.StatusServiceUnavailable {
+		t.Errorf("/readyz during a countdown: %d, want 503: a load balancer sends no new players to a server about to stop", code)
+	}
 	ada.DoExpect("shutdown 10", "A shutdown by Ada is counting down already")
 	ada.DoExpect("reboot 5", "A shutdown by Ada is counting down already")
 	ada.DoExpect("shutdown cancel", "The countdown is cancelled.")
 	bob.Expect("The countdown is cancelled; the world goes on.")
 	ada.DoExpect("shutdown cancel", "No shutdown or reboot is counting down.")
+	if code := ready(); code != http.StatusOK {
+		t.Errorf("/readyz after the countdown was cancelled: %d, want 200", code)
+	}
 	ada.DoExpect("shutdown -5", "Give the countdown in seconds")
 	select {
 	case r := <-srv.StopRequested():
@@ -103,7 +118,7 @@ func TestAdmin_ShutdownCountdownCancelReboot(t *testing.T) {
 	default:
 	}
 
-	ada.DoExpect("reboot 2 new areas", "The world will reboot in 2 seconds")
+	ada.DoExpect("reboot 2 new areas", "The world will reboot in 2 seconds; every player is told. Type reboot cancel to stop it.")
 	bob.Expect("The world will reboot in 2 seconds: new areas")
 	bob.Expect("It will be back a few seconds later")
 	bob.Expect("The world will reboot in 1 second")
@@ -264,6 +279,27 @@ func TestAdmin_BanByAddressHoldsAcrossRestart(t *testing.T) {
 		t.Fatal("a banned name's login stayed open")
 	}
 	waitLog(t, logs, "event=8111", "event=2301")
+}
+
+// ban alone lists the bans one a line, each line whole, at any width.
+func TestAdmin_BanListsOneBanALine(t *testing.T) {
+	srv, _ := startLogged(t, adminConfig(t, "Ada"))
+	ada := servertest.Dial(t, srv.TelnetAddr())
+	ada.Create("Ada", "secret-ada")
+	ada.DoExpect("ban 203.0.113.0/24 7d bots from the market", "Banned 203.0.113.0/24 until")
+	ada.DoExpect("ban cleo spam", "Banned Cleo for ever")
+	ada.DoExpect("ban", "2 bans:")
+	list := ada.Expect("> ")
+	var lines []string
+	for _, l := range strings.Split(list, "\n") {
+		if strings.Contains(l, "203.0.113.0/24") || strings.Contains(l, "cleo") {
+			lines = append(lines, l)
+		}
+	}
+	if len(lines) != 2 || strings.Contains(lines[0], "cleo") == strings.Contains(lines[0], "203.0.113.0/24") ||
+		!strings.Contains(lines[0], "(bots from the market)") {
+		t.Errorf("ban lists two bans on %d line(s), want one a line, each whole:\n%s", len(lines), list)
+	}
 }
 
 // snoop shows an admin what a player sees and types; the player is told;

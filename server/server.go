@@ -512,11 +512,15 @@ func (s *Server) adminMux(now func() time.Time) *http.ServeMux {
 }
 
 // notReady says why the server should not be sent players now, or "" if
-// it is ready: the store open, the listeners up, and not draining.
+// it is ready: the store open, the listeners up, no shutdown or reboot
+// counting down, and not draining. A countdown ends in a stop, so a load
+// balancer stops sending new players from its start.
 func (s *Server) notReady() string {
 	switch {
 	case s.draining.Load():
 		return "draining: the server is shutting down"
+	case s.world != nil && s.world.CountingDown():
+		return "counting down: a shutdown or reboot is under way"
 	case !s.serving.Load():
 		return "starting: the listeners are not up yet"
 	}

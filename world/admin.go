@@ -100,7 +100,11 @@ func (a admin) Shutdown(by string, secs int, reason string, reboot bool) string 
 		c.end(cancel)
 		return "The world is shutting down already."
 	}
-	return fmt.Sprintf("The world will %s in %s; every player is told. Type %s cancel to stop it.", what, roundSecs(time.Duration(secs)*time.Second), strings.Fields(what)[0])
+	command := "shutdown"
+	if reboot {
+		command = "reboot"
+	}
+	return fmt.Sprintf("The world will %s in %s; every player is told. Type %s cancel to stop it.", what, roundSecs(time.Duration(secs)*time.Second), command)
 }
 
 // begin records a countdown, or says why not: one runs already, or the
@@ -136,6 +140,10 @@ func (c *countdown) end(cancel chan struct{}) bool {
 	c.cancel = nil
 	return true
 }
+
+// CountingDown reports whether a shutdown or reboot is counting down: the
+// server is about to stop, so /readyz sends no new players.
+func (w *World) CountingDown() bool { return w.down.running() != nil }
 
 // running is the countdown recorded now, nil if none.
 func (c *countdown) running() chan struct{} {

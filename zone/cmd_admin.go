@@ -194,9 +194,20 @@ func (z *Zone) cmdSessions(c *Char, args string) {
 	z.shard.Admin().Sessions(c.name, z.later(c))
 }
 
+// escapeLines escapes the markup of a worker's answer line by line: the
+// answer's own line breaks stay (a list of bans is one ban a line), while
+// EscapeMarkup alone would take them out with every other control.
+func escapeLines(s string) string {
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		lines[i] = content.EscapeMarkup(l)
+	}
+	return strings.Join(lines, "\n")
+}
+
 func (z *Zone) cmdBan(c *Char, args string) {
 	me, answer := c.name, z.later(c)
-	tell := func(reply string) { answer(content.EscapeMarkup(reply)) }
+	tell := func(reply string) { answer(escapeLines(reply)) }
 	target, rest := firstWord(args)
 	if target == "" {
 		z.shard.Admin().Ban(me, "", time.Time{}, "", tell)
@@ -217,7 +228,7 @@ func (z *Zone) cmdUnban(c *Char, args string) {
 		return
 	}
 	answer := z.later(c)
-	z.shard.Admin().Unban(c.name, target, func(reply string) { answer(content.EscapeMarkup(reply)) })
+	z.shard.Admin().Unban(c.name, target, func(reply string) { answer(escapeLines(reply)) })
 }
 
 func (z *Zone) cmdSnoop(c *Char, args string) {

@@ -104,7 +104,7 @@ func (z *Zone) cmdBrief(c *Char, args string) {
 	c.pl.settings.Brief = !c.pl.settings.Brief
 	z.dirty(c)
 	if c.pl.settings.Brief {
-		z.sendLine(c, "Brief mode on: rooms show their name, exits and who is there. look shows the rest.")
+		z.sendLine(c, "Brief mode on: a room you walk into shows its name, exits and who is there; look shows its description too.")
 	} else {
 		z.sendLine(c, "Brief mode off.")
 	}

@@ -22,7 +22,7 @@ const lookUsage = `look [thing | direction]
 func (z *Zone) cmdLook(c *Char, args string) {
 	args = strings.TrimSpace(args)
 	if args == "" {
-		z.showRoom(c)
+		z.describeRoom(c, true)
 		return
 	}
 	if rest, ok := strings.CutPrefix(args, "at "); ok {
@@ -43,8 +43,13 @@ func (z *Zone) cmdLook(c *Char, args string) {
 	z.examine(c, args)
 }
 
-// showRoom describes c's room to c.
-func (z *Zone) showRoom(c *Char) {
+// showRoom describes c's room to c as it is shown on arrival: without its
+// description in brief mode.
+func (z *Zone) showRoom(c *Char) { z.describeRoom(c, false) }
+
+// describeRoom describes c's room to c; full (look) shows the description
+// in brief mode too, as look does on a Diku MUD.
+func (z *Zone) describeRoom(c *Char, full bool) {
 	if c.pl == nil || c.room == nil {
 		return
 	}
@@ -70,7 +75,7 @@ func (z *Zone) showRoom(c *Char) {
 		fmt.Fprintf(&b, " {K}[%s]{x}", r.ref())
 	}
 	b.WriteByte('\n')
-	if !c.pl.settings.Brief {
+	if full || !c.pl.settings.Brief {
 		b.WriteString(wrap("   "+strings.TrimSpace(r.proto.Description), width))
 		b.WriteByte('\n')
 	}

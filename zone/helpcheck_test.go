@@ -54,6 +54,48 @@ is not a command.`}, &content.Help{Keywords: []string{"wear", "clothes"}, Title:
 	}
 }
 
+// An example that handles an item names one a player can come by, of the
+// kind its verb needs: the check flags a drink nobody can have, food
+// that is not food, a container that is not one, and a name no item has,
+// and passes what the starter world's resets and shops provide.
+func TestHelp_CheckCatchesExamplesOfItemsNobodyCanHave(t *testing.T) {
+	set := starterSet(t)
+	// A flagon is written, but no reset, shop, quest or script makes one.
+	set.Items["emberfall:item:flagon"] = &content.Item{Ref: "emberfall:item:flagon", Zone: "emberfall", Local: "flagon", Keywords: []string{"flagon"}, Type: content.ItemDrink}
+	set.Help = append(set.Help, &content.Help{Keywords: []string{"probe"}, Title: "Probe", Text: `Try these:
+
+  drink flagon        a drink nobody can have
+  eat lantern         not food
+  put bread in bread  not a container
+  get 2.wobbler       no such thing
+  drink ale           the chandler sells it
+  put bread in pack   and packs
+  get coins from chest  the strongbox in the wood
+  buy 3 bread         counted
+  sell all.ale        every one
+  give 10 gold aria   money is no item
+  get all corpse      every kill leaves one
+
+Or "look in bucket".`})
+	got := strings.Join(zone.HelpProblems(set), "\n")
+	for _, want := range []string{
+		`"drink flagon", but no drink called flagon can be had`,
+		`"eat lantern", but no food called lantern`,
+		`"put bread in bread", but no container called bread`,
+		`"get 2.wobbler", but no item in the world is called wobbler`,
+		`"look in bucket", but no container in the world is called bucket`,
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("the check missed %s; it said:\n%s", want, got)
+		}
+	}
+	for _, fine := range []string{"drink ale", "in pack", "from chest", "buy 3", "all.ale", "10 gold", "all corpse"} {
+		if strings.Contains(got, fine) {
+			t.Errorf("the check flagged %q, which a player can do; it said:\n%s", fine, got)
+		}
+	}
+}
+
 // The README's table of what to type names only real commands.
 func TestHelp_ReadmeTableShowsRealCommands(t *testing.T) {
 	readme, err := os.ReadFile(filepath.Join(servertest.Root(), "README.md"))

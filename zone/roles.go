@@ -5,7 +5,6 @@ import (
 	"slices"
 	"strings"
 
-	"zonemud/content"
 )
 
 // role is what a command asks of whoever types it, lowest first: an admin
@@ -141,7 +140,7 @@ func (z *Zone) roleCommand(c *Char, args string, grant bool) {
 		return
 	}
 	tell := func(answer func(string)) func(string) {
-		return func(reply string) { answer(content.EscapeMarkup(reply)) }
+		return func(reply string) { answer(escapeLines(reply)) }
 	}
 	if len(words) == 1 {
 		z.shard.RolesOf(words[0], tell(z.later(c)))
