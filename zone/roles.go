@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-
 )
 
 // role is what a command asks of whoever types it, lowest first: an admin
