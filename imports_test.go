@@ -98,8 +98,9 @@ var mayImport = map[string][]string{
 	"world/dirtest":         {"world", "store"},
 	"content":               {"content/social"},
 	"content/social":        {},
+	"content/quest":         {"content"},
 	"content/circle":        {"content"},
-	"zone":                  {"script", "content", "content/social"},
+	"zone":                  {"script", "content", "content/social", "content/quest"},
 	"script":                {},
 	"store":                 {},
 }

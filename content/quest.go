@@ -16,11 +16,15 @@ import (
 //	requires = []
 //	steps = [ { kind = "kill", target = "rat", count = 3 } ]
 //	rewards = { exp = 100, gold = 10, items = ["bread"] }
+//	board = "notice_board"      # offered where this item lies
+//	giver = "innkeeper"         # or where this mob stands
 //
 // A step's kind says which event advances it: kill (target: a mob),
 // fetch (target: an item, picked up), visit (target: a room), talk
 // (mob: the mob to say something to) and give (target: an item, mob: the
-// mob to give it to). Every ref is checked against the loaded world.
+// mob to give it to). Every ref is checked against the loaded world. A
+// quest with neither board nor giver is offered nowhere: only a script
+// starts it (mud.quest_start).
 
 // QuestKind is the event that advances a quest step.
 type QuestKind string
@@ -48,6 +52,8 @@ type questSpec struct {
 	Requires    []string        `toml:"requires"`
 	Steps       []questStepSpec `toml:"steps"`
 	Rewards     questRewardSpec `toml:"rewards"`
+	Board       string          `toml:"board"`
+	Giver       string          `toml:"giver"`
 }
 
 type questStepSpec struct {
@@ -76,6 +82,8 @@ type Quest struct {
 	Requires    []string // quest ids that must be done first
 	Steps       []QuestStep
 	Rewards     QuestRewards
+	Board       string // item ref: the quest is offered where one lies; "" for none
+	Giver       string // mob ref: the quest is offered where one stands; "" for none
 }
 
 // QuestStep is one step. Target is a mob ref (kill), item ref (fetch,
@@ -224,6 +232,16 @@ func (l *loader) linkQuest(file string, z *Zone, id string, s questSpec) *Quest 
 			l.problem(file, skey+".mob", "only talk and give steps name a mob")
 		}
 		q.Steps = append(q.Steps, st)
+	}
+	if s.Board != "" {
+		if ref, ok := l.protoRef(file, key+".board", z.ID, KindItem, s.Board); ok {
+			q.Board = ref
+		}
+	}
+	if s.Giver != "" {
+		if ref, ok := l.protoRef(file, key+".giver", z.ID, KindMob, s.Giver); ok {
+			q.Giver = ref
+		}
 	}
 	r := s.Rewards
 	if r.Exp < 0 || r.Exp > maxQuestReward {

@@ -27,6 +27,8 @@ name = "Rats"
 level = 1
 steps = [ { kind = "kill", target = "rat", count = 3 }, { kind = "visit", target = "road" } ]
 rewards = { exp = 50, gold = 5, items = ["cheese"] }
+board = "cheese"
+giver = "town:mob:rat"
 [quests.cheese]
 name = "Cheese"
 requires = ["rats"]
@@ -41,6 +43,9 @@ steps = [ { kind = "fetch", target = "town:item:cheese" }, { kind = "give", targ
 	}
 	if q.Rewards.Items[0] != "town:item:cheese" || q.Rewards.Gold != 5 || q.Line == 0 {
 		t.Fatalf("rats rewards: %+v line %d", q.Rewards, q.Line)
+	}
+	if q.Board != "town:item:cheese" || q.Giver != "town:mob:rat" {
+		t.Fatalf("rats offered by %q and %q", q.Board, q.Giver)
 	}
 	c := set.Quests["cheese"]
 	if c.Steps[1].Mob != "town:mob:rat" || c.Steps[1].Target != "town:item:cheese" || c.Requires[0] != "rats" {
@@ -67,6 +72,8 @@ steps = [
   { kind = "kill", target = "rat", count = -1 },
 ]
 rewards = { items = ["sword"], gold = -3 }
+board = "plank"
+giver = "cheese"
 [quests.a]
 name = "A"
 requires = ["b"]
@@ -88,8 +95,10 @@ name = ""
 		"town.toml:26: quests.bad.steps[5].count: -1 is out of range",
 		"town.toml:34: quests.bad.rewards.items[0]: no item town:item:sword",
 		"town.toml:34: quests.bad.rewards.gold: -3 is out of range",
-		"town.toml:37: quests.a.requires: prerequisites go round: a -> b -> a",
-		"town.toml:44: quests.empty.name: must not be empty",
-		"town.toml:43: quests.empty.steps: a quest needs at least one step",
+		"town.toml:35: quests.bad.board: no item town:item:plank",
+		"town.toml:36: quests.bad.giver: no mob town:mob:cheese",
+		"town.toml:39: quests.a.requires: prerequisites go round: a -> b -> a",
+		"town.toml:46: quests.empty.name: must not be empty",
+		"town.toml:45: quests.empty.steps: a quest needs at least one step",
 	)
 }

@@ -52,8 +52,23 @@ type Character struct {
 	Affects  []Affect       `json:"affects,omitempty"`
 	Settings Settings       `json:"settings"`
 	Comm     *Comm          `json:"comm,omitempty"`
+	Quests   *QuestRecord   `json:"quests,omitempty"`
 	Attrs    map[string]int `json:"attrs,omitempty"`
 	Place    Placement      `json:"-"` // kept in its own bucket
+}
+
+// QuestRecord is a character's quests: those under way, with the step
+// each is at, and the ids of those done.
+type QuestRecord struct {
+	Active []QuestProgress `json:"active,omitempty"`
+	Done   []string        `json:"done,omitempty"`
+}
+
+// QuestProgress is one quest under way.
+type QuestProgress struct {
+	ID    string `json:"id"`
+	Step  int    `json:"step"`
+	Count int    `json:"count,omitempty"`
 }
 
 // Item is an owned item and its contents.

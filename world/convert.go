@@ -19,6 +19,7 @@ func toStore(r *zone.CharRecord) *store.Character {
 		Place:    placement(r),
 		Attrs:    r.Attrs,
 		Comm:     toStoreComm(r.Comm),
+		Quests:   toStoreQuests(r.Quests),
 	}
 	for _, a := range r.Affects {
 		c.Affects = append(c.Affects, store.Affect(a))
@@ -56,6 +57,7 @@ func fromStore(c *store.Character) *zone.CharRecord {
 		Settings: zone.Settings(c.Settings),
 		Attrs:    c.Attrs,
 		Comm:     fromStoreComm(c.Comm),
+		Quests:   fromStoreQuests(c.Quests),
 		Zone:     c.Place.Zone, Room: c.Place.Room,
 		AnchorZone: c.Place.AnchorZone, AnchorRoom: c.Place.AnchorRoom,
 	}

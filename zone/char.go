@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"zonemud/content"
+	"zonemud/content/quest"
 )
 
 // rid is a runtime id: unique within one zone, reassigned when an entity
@@ -80,6 +81,7 @@ type Player struct {
 	snoopers   []snooper // admins watching the player's screen
 	settings   Settings
 	comm       commState // channels, ignores, afk, aliases, rates (comm.go)
+	quests     quest.Log // quests under way and done (quest.go)
 	replyTo    string
 	commands   uint64
 	played     int64
@@ -226,6 +228,7 @@ func (z *Zone) newPlayerChar(rec *CharRecord) *Char {
 		}
 	}
 	c.pl.comm = newCommState(rec.Comm)
+	c.pl.quests = questLog(rec.Quests)
 	z.recalc(c)
 	if rec.HP <= 0 || c.hp > c.maxHP {
 		c.hp = c.maxHP
@@ -249,7 +252,7 @@ func (z *Zone) record(c *Char) *CharRecord {
 		Level: c.level, Exp: c.exp, HP: c.hp, Mana: c.mana, Moves: c.mv, Gold: c.gold,
 		Settings: p.settings, Epoch: p.epoch, Arrival: p.arrival,
 		AnchorZone: p.anchorZone, AnchorRoom: p.anchorRoom,
-		Attrs: z.attrsRecord(c), Comm: p.comm.record(),
+		Attrs: z.attrsRecord(c), Comm: p.comm.record(), Quests: questRecord(&p.quests),
 	}
 	for _, a := range c.affects {
 		rec.Affects = append(rec.Affects, AffectRecord{Name: a.a.Name, Pulses: a.left, Stacks: a.stacks})

@@ -67,6 +67,7 @@ var cmdTable = []command{
 	{name: "junk", fn: (*Zone).cmdJunk, usage: junkUsage},
 	{name: "keep", fn: (*Zone).cmdKeep, usage: keepUsage},
 	{name: "unkeep", fn: (*Zone).cmdUnkeep, usage: unkeepUsage},
+	{name: "quest", fn: (*Zone).cmdQuest, usage: questUsage},
 	{name: "list", fn: (*Zone).cmdList, usage: "list\n  See what the shopkeeper here sells, and for how much."},
 	{name: "buy", fn: (*Zone).cmdBuy, usage: "buy [n] <item>\n  Buy from the shopkeeper here: buy ale, buy 3 bread (up to 50 at once)."},
 	{name: "sell", fn: (*Zone).cmdSell, usage: "sell <item> | sell all[.item]\n  Sell what you carry to the shopkeeper here. What you wear comes off first; sell all leaves what you keep alone."},

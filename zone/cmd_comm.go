@@ -67,6 +67,7 @@ func (z *Zone) cmdSay(c *Char, args string) {
 	z.toRoomFrom(c.room, c, capFirst(c.short())+" says, '{W}"+text+"{x}'")
 	z.gmcpChannel(c.room, c, "say", text)
 	z.fireSpeech(c, strings.TrimSpace(args))
+	z.questTalk(c)
 }
 
 // cmdEmote shows an action to the room.

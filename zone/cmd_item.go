@@ -25,6 +25,7 @@ const dropUsage = `drop <item> | drop <n> gold
 
 // cmdGet picks items up from the room.
 func (z *Zone) cmdGet(c *Char, args string) {
+	defer z.questFetch(c)
 	what, from := splitFrom(args)
 	if what == "" {
 		z.sendLine(c, "Get what?")
@@ -213,6 +214,13 @@ func (z *Zone) cmdGive(c *Char, args string) {
 				z.sendLine(o, capFirst(c.short())+" gives "+line+" to "+to.short()+".")
 			}
 		}
+	}
+	if to.mob != nil {
+		for _, it := range given {
+			z.questGive(c, to, it)
+		}
+	} else {
+		z.questFetch(to)
 	}
 }
 

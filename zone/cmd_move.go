@@ -108,6 +108,7 @@ func (z *Zone) canGo(c *Char, d content.Dir) bool {
 // room's and mobs' scripts hear of it.
 func (z *Zone) arrived(c *Char, room *Room) {
 	if c.pl != nil {
+		z.questVisit(c, room)
 		z.aggro(room, c)
 	} else if c.mob.Flags.Has(content.MobAggressive) {
 		for _, o := range room.people {

@@ -47,6 +47,7 @@ func (z *Zone) mobDies(m, by *Char) {
 			exp = z.evalOr(z.set.Game.Combat.KillExp, z.combatVars(by, m), 20)
 		}
 		z.shareExp(by, max(exp, 0))
+		z.questKill(m, by)
 	}
 	z.extractChar(m)
 }

@@ -47,6 +47,8 @@ type CharRecord struct {
 	Settings Settings
 	// Comm is what the player chose about talk: channels, ignores, aliases.
 	Comm CommRecord
+	// Quests are the character's quests under way and done.
+	Quests QuestRecord
 	// Attrs are the character's base attributes by name (gear and affects
 	// are not included).
 	Attrs map[string]int
@@ -95,6 +97,7 @@ func (r *CharRecord) Clone() *CharRecord {
 	c.Affects = append([]AffectRecord(nil), r.Affects...)
 	c.BuildZones = append([]string(nil), r.BuildZones...)
 	c.Comm = r.Comm.Clone()
+	c.Quests = r.Quests.Clone()
 	if r.Attrs != nil {
 		c.Attrs = make(map[string]int, len(r.Attrs))
 		for k, v := range r.Attrs {
