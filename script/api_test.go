@@ -670,3 +670,39 @@ end`, "shared.toml", 1, "shared:mob")
 		}
 	}
 }
+
+// The quest functions reach the host for a player and only a player; a
+// step out of range is an error of the script.
+func TestAPI_Quests(t *testing.T) {
+	w := newWorld(t, "ember", DefaultConfig())
+	w.attach(char(2), "ember:mob:priestess", `
+function on_greet(actor)
+  print(mud.quest_state(actor, "rats"))
+  print(mud.quest_start(actor, "rats"))
+  print(mud.quest_start(actor, "nope"))
+  print(mud.quest_advance(actor, "rats"))
+  print(mud.quest_advance(actor, "rats", 3))
+  print(mud.quest_state(actor, "nope"))
+  print(mud.quest_start(self, "rats"))
+  print(mud.quest_state(self, "rats"))
+end`)
+	w.vm.Fire(char(2), "on_greet", char(1))
+	w.noReports()
+	w.wantCalls(0, "QuestState char:1 rats", "QuestStart char:1 rats", "QuestStart char:1 nope",
+		"QuestAdvance char:1 rats 0", "QuestAdvance char:1 rats 3", "QuestState char:1 nope")
+	w.wantLogs(0,
+		"ember:mob:priestess: active\t2",
+		"ember:mob:priestess: true",
+		"ember:mob:priestess: nil\tno quest nope",
+		"ember:mob:priestess: true",
+		"ember:mob:priestess: true",
+		"ember:mob:priestess: nil",
+		"ember:mob:priestess: nil\tnot a player here",
+		"ember:mob:priestess: nil",
+	)
+	w.attach(char(3), "ember:mob:bad", `function on_greet(actor) mud.quest_advance(actor, "rats", 0) end`)
+	w.vm.Fire(char(3), "on_greet", char(1))
+	if r := w.lastReport(); !strings.Contains(r.msg, "step must be between 1 and 1000") {
+		t.Fatalf("a step of 0 was not refused: %+v", r)
+	}
+}

@@ -344,6 +344,27 @@ func (h *fakeHost) SendToInstance(who ID, template string) error {
 	return nil
 }
 
+func (h *fakeHost) QuestStart(who ID, quest string) string {
+	h.record("QuestStart %s %s", idString(who), quest)
+	if quest != "rats" {
+		return "no quest " + quest
+	}
+	return ""
+}
+
+func (h *fakeHost) QuestAdvance(who ID, quest string, step int) string {
+	h.record("QuestAdvance %s %s %d", idString(who), quest, step)
+	return ""
+}
+
+func (h *fakeHost) QuestState(who ID, quest string) (string, int) {
+	h.record("QuestState %s %s", idString(who), quest)
+	if quest == "rats" {
+		return "active", 2
+	}
+	return "", 0
+}
+
 func (h *fakeHost) Log(script, text string) {
 	h.logs = append(h.logs, script+": "+text)
 }

@@ -77,6 +77,20 @@ type Host interface {
 	// itself (self-only); a mob's or room's script never reaches it.
 	SendToInstance(who ID, template string) error
 
+	// QuestStart puts a quest under way for a player here, as quest
+	// accept would (level and prerequisites hold) but wherever the player
+	// stands; it returns the line that refuses it, "" when it started.
+	QuestStart(who ID, quest string) (refusal string)
+	// QuestAdvance moves a player's quest under way on: step 0 finishes
+	// the step it is at, step n (1-based) puts it at step n; past the last
+	// step the quest is done and its rewards paid. It returns the refusal,
+	// "" when it moved.
+	QuestAdvance(who ID, quest string, step int) (refusal string)
+	// QuestState says where a player stands with a quest: "none",
+	// "active" (with the 1-based step it is at) or "done"; "" when who is
+	// no player here or there is no such quest.
+	QuestState(who ID, quest string) (state string, step int)
+
 	// Log records a builder log line for the script.
 	Log(script, text string)
 	// Report tells the zone a script failed: the zone shows builders

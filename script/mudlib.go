@@ -26,6 +26,9 @@ func (vm *VM) mudLib() *lua.LTable {
 		"broadcast":        vm.mudBroadcast,
 		"log":              vm.mudLog,
 		"send_to_instance": vm.mudSendToInstance,
+		"quest_start":      vm.mudQuestStart,
+		"quest_advance":    vm.mudQuestAdvance,
+		"quest_state":      vm.mudQuestState,
 	} {
 		t.RawSetString(name, vm.fn(f))
 	}
@@ -248,5 +251,86 @@ func (vm *VM) mudSendToInstance(L *lua.LState) int {
 		return 2
 	}
 	L.Push(lua.LTrue)
+	return 1
+}
+
+// maxQuestStep bounds the step mud.quest_advance takes.
+const maxQuestStep = 1000
+
+// questPlayer reads a quest call's player and quest id; ok is false (and
+// nil, why pushed) when the first is no player here.
+func (vm *VM) questPlayer(L *lua.LState) (ID, string, bool) {
+	vm.running(L)
+	id, inf, ok := vm.info(L, 1)
+	quest := L.CheckString(2)
+	if !ok || !inf.Player {
+		L.Push(lua.LNil)
+		L.Push(lua.LString("not a player here"))
+		return ID{}, "", false
+	}
+	return id, quest, true
+}
+
+// mudQuestStart is mud.quest_start(player, quest): true, or nil and the
+// line that refuses it (already on it, already done, level, prerequisite).
+func (vm *VM) mudQuestStart(L *lua.LState) int {
+	id, quest, ok := vm.questPlayer(L)
+	if !ok {
+		return 2
+	}
+	if why := vm.host.QuestStart(id, quest); why != "" {
+		L.Push(lua.LNil)
+		L.Push(lua.LString(why))
+		return 2
+	}
+	L.Push(lua.LTrue)
+	return 1
+}
+
+// mudQuestAdvance is mud.quest_advance(player, quest[, step]): it finishes
+// the step the quest is at, or puts it at step (1-based); true, or nil
+// and why not.
+func (vm *VM) mudQuestAdvance(L *lua.LState) int {
+	id, quest, ok := vm.questPlayer(L)
+	if !ok {
+		return 2
+	}
+	step := 0
+	if L.GetTop() >= 3 && L.Get(3) != lua.LNil {
+		n := checkInteger(L, 3)
+		if n < 1 || n > maxQuestStep {
+			L.ArgError(3, "step must be between 1 and 1000")
+		}
+		step = int(n)
+	}
+	if why := vm.host.QuestAdvance(id, quest, step); why != "" {
+		L.Push(lua.LNil)
+		L.Push(lua.LString(why))
+		return 2
+	}
+	L.Push(lua.LTrue)
+	return 1
+}
+
+// mudQuestState is mud.quest_state(player, quest): "none", "active" and
+// the step it is at (1-based), or "done"; nil for no player or quest.
+func (vm *VM) mudQuestState(L *lua.LState) int {
+	vm.running(L)
+	id, inf, ok := vm.info(L, 1)
+	quest := L.CheckString(2)
+	if !ok || !inf.Player {
+		L.Push(lua.LNil)
+		return 1
+	}
+	state, step := vm.host.QuestState(id, quest)
+	if state == "" {
+		L.Push(lua.LNil)
+		return 1
+	}
+	L.Push(lua.LString(state))
+	if state == "active" {
+		L.Push(lua.LNumber(step))
+		return 2
+	}
 	return 1
 }

@@ -521,3 +521,51 @@ func (z *Zone) questGive(c, m *Char, it *Item) {
 func (z *Zone) questVisit(c *Char, room *Room) {
 	z.questEvent(c, quest.Event{Kind: content.QuestVisit, Target: room.proto.Ref})
 }
+
+// questStart is a script starting a quest for c: as quest accept, but
+// wherever c stands. It returns the refusal, "" when it started.
+func (z *Zone) questStart(c *Char, id string) string {
+	q := z.set.Quests[id]
+	if q == nil {
+		return "no quest " + id
+	}
+	if r := c.pl.quests.Refusal(q, c.level, z.questName); r != "" {
+		return r
+	}
+	c.pl.quests.Start(q)
+	z.dirty(c)
+	z.sendLine(c, "{Y}You take on "+q.Name+".{x}\nFirst: "+z.stepLine(q, 0, 0)+".")
+	z.questFetch(c)
+	return ""
+}
+
+// questAdvance is a script moving c's quest on: step 0 finishes the step
+// it is at, step n (1-based) puts it at step n. Past the last step the
+// quest is done and paid, once.
+func (z *Zone) questAdvance(c *Char, id string, step int) string {
+	q := z.set.Quests[id]
+	if q == nil {
+		return "no quest " + id
+	}
+	p := c.pl.quests.Find(id)
+	if p == nil {
+		return c.name + " is not on " + q.Name
+	}
+	from := p.Step
+	to := step - 1
+	if step == 0 {
+		to = p.Step + 1
+	}
+	finished, _ := c.pl.quests.Set(q, to)
+	z.dirty(c)
+	if to > from && from < len(q.Steps) {
+		z.sendLine(c, "{C}Quest "+q.Name+":{x} "+z.stepText(q.Steps[from])+": done.")
+	}
+	if finished {
+		z.questReward(c, q)
+		return ""
+	}
+	z.sendLine(c, "Next: "+z.stepLine(q, to, 0)+".")
+	z.questFetch(c)
+	return ""
+}

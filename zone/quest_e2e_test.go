@@ -115,3 +115,133 @@ func goldOf(t *testing.T, c *servertest.Client) int {
 	}
 	return n
 }
+
+// withoutCryptGuards edits the areas so the Sunken Crypt holds only its
+// wight, and a frail one: the test is about the quest, not the fights.
+func withoutCryptGuards(name string, data []byte) []byte {
+	if name != "sunken_crypt.toml" {
+		return data
+	}
+	data = []byte(strings.Replace(string(data), `hp = "8d10+50"`, `hp = "1d4"`, 1))
+	blocks := strings.Split(string(data), "\n[[resets]]\n")
+	out := blocks[0]
+	for _, b := range blocks[1:] {
+		if strings.HasPrefix(b, "mob = ") && !strings.HasPrefix(b, `mob = "wight"`) {
+			continue
+		}
+		out += "\n[[resets]]\n" + b
+	}
+	return []byte(out)
+}
+
+// The barrow quest ends at the wight in a private copy of the Sunken
+// Crypt. A party of two goes down together and kills it: both are paid.
+// A third member of the party who has the quest too but waits at the door
+// outside is not: what happens in the copy counts for those inside it.
+func TestQuest_BarrowFinishedInACopyByAParty(t *testing.T) {
+	cfg := servertest.Config(t)
+	cfg.World.Admins = []string{"Ada", "Bob", "Cy"}
+	cfg.Server.AreasDir = servertest.CopyAreas(t, withoutCryptGuards)
+	srv := servertest.Start(t, cfg)
+	var cs []*servertest.Client
+	for _, n := range []string{"Ada", "Bob", "Cy"} {
+		c := servertest.Dial(t, srv.TelnetAddr())
+		c.Create(n, "secret-"+n)
+		c.DoExpect("quest accept barrow", "The Broken Barrow is for level 8 and above")
+		c.DoExpect("advance self 20", "is now level 20.")
+		c.DoExpect("quest accept barrow", "You take on The Broken Barrow.")
+		c.DoExpect("load emberfall:item:lantern", "> ")
+		c.DoExpect("wear lantern", "> ")
+		c.DoExpect("goto "+barrow, "Find the barrow mound in the Whisperwood: done.")
+		c.Expect("Next: Lay the barrow-wight to rest.")
+		cs = append(cs, c)
+	}
+	ada, bob, cy := cs[0], cs[1], cs[2]
+	bob.DoExpect("follow ada", "You now follow Ada.")
+	cy.DoExpect("follow ada", "You now follow Ada.")
+	ada.DoExpect("group bob", "> ")
+	ada.DoExpect("group cy", "> ")
+	// Cy steps away from the door, so only Ada and Bob go down.
+	cy.DoExpect("unfollow", "You stop following Ada.")
+	cy.DoExpect("south", "> ")
+	ada.DoExpect("down", "The Crumbling Stair")
+	bob.Expect("The Crumbling Stair")
+	for _, d := range []string{"north", "north", "north", "down", "north", "north"} {
+		ada.DoExpect(d, "> ")
+		bob.Expect("Exits:")
+	}
+	ada.Expect("barrow-wight")
+	ada.Send("kill wight")
+	ada.Expect("is DEAD!")
+	for _, c := range []*servertest.Client{ada, bob} {
+		c.Expect("Lay the barrow-wight to rest: done.")
+		c.Expect("You have finished The Broken Barrow!")
+		c.Expect("You receive 60 gold coins.")
+		c.Expect("You gain 1200 experience.")
+		c.DoExpect("quest", "Done: The Broken Barrow.")
+	}
+	cy.DoExpect("quest", "1. The Broken Barrow: Lay the barrow-wight to rest")
+	if strings.Contains(string(cy.Raw()), "finished The Broken Barrow") {
+		t.Error("a party member outside the copy was paid for the kill inside it")
+	}
+}
+
+// The mine job: a fetch step met by picking the stone up, a give step that
+// takes the stone from the player for good (one of two carried), a reward
+// item made new, and after a restart the sword is there and no stone.
+// The store's checks at the end of the test hold the item ledger to it.
+func TestQuest_FetchAndGiveAtTheSmith(t *testing.T) {
+	cfg := servertest.Config(t)
+	cfg.World.Admins = []string{"Ada"}
+	srv := servertest.Start(t, cfg)
+	a := servertest.Dial(t, srv.TelnetAddr())
+	a.Create("Ada", "secret-a")
+	a.DoExpect("advance self 4", "Ada is now level 4.")
+	a.DoExpect("goto emberfall:room:smithy", "Brannoc the smith")
+	a.DoExpect("quest list", "1. Ember-stone for the Forge (level 4)")
+	a.DoExpect("quest accept ember", "You take on Ember-stone for the Forge.")
+	a.DoExpect("give stone brannoc", "You do not have that.")
+	a.DoExpect("load ashridge:item:ember_stone", "> ")
+	a.DoExpect("drop stone", "> ")
+	a.DoExpect("get stone", "Find a lump of ember-stone in the Ashridge mine: done.")
+	a.Expect("Next: Give the ember-stone to Brannoc.")
+	a.DoExpect("load ashridge:item:ember_stone", "> ")
+	a.DoExpect("give stone brannoc", "Give the ember-stone to Brannoc: done.")
+	a.Expect("You have finished Ember-stone for the Forge!")
+	a.Expect("You receive a plain short sword.")
+	inv := a.DoExpect("inventory", "> ")
+	if strings.Count(inv, "ember-stone") != 1 || !strings.Contains(inv, "a plain short sword") {
+		t.Errorf("after the give, want one stone and the sword:\n%s", inv)
+	}
+	// The quest is done: the second stone is only a gift, kept by Brannoc.
+	if got := a.DoExpect("give stone brannoc", "> "); strings.Contains(got, "finished") {
+		t.Errorf("paid twice: %q", got)
+	}
+	a.Quit()
+	stop(t, srv)
+	srv = servertest.Start(t, cfg)
+	a = servertest.Dial(t, srv.TelnetAddr())
+	a.Login("Ada", "secret-a")
+	inv = a.DoExpect("inventory", "> ")
+	if strings.Contains(inv, "ember-stone") || strings.Count(inv, "a plain short sword") != 1 {
+		t.Errorf("after a restart, want the sword and no stone:\n%s", inv)
+	}
+	a.DoExpect("quest", "Done: Ember-stone for the Forge.")
+}
+
+// Sister Maelis's script gives the barrow quest to whoever speaks of the
+// barrow, refusing one below its level with the quest's own line.
+func TestQuest_ScriptStartsTheBarrow(t *testing.T) {
+	cfg := servertest.Config(t)
+	cfg.World.Admins = []string{"Ada"}
+	srv := servertest.Start(t, cfg)
+	a := servertest.Dial(t, srv.TelnetAddr())
+	a.Create("Ada", "secret-a")
+	a.DoExpect("goto emberfall:room:temple", "Sister Maelis")
+	a.DoExpect("say the barrow", "The Broken Barrow is for level 8 and above; you are level 1.")
+	a.DoExpect("advance self 8", "Ada is now level 8.")
+	a.DoExpect("say the barrow", "You take on The Broken Barrow.")
+	a.Expect("Then go with the Hearth's blessing")
+	a.DoExpect("say the barrow?", "North through the Whisperwood")
+	a.DoExpect("quest list", "The Broken Barrow (level 8): under way")
+}

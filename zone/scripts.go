@@ -879,6 +879,36 @@ func (h scriptHost) SendToInstance(who script.ID, template string) error {
 	return h.z.sendToInstance(c, template)
 }
 
+func (h scriptHost) QuestStart(who script.ID, id string) string {
+	c := h.char(who)
+	if c == nil || c.pl == nil {
+		return "not a player here"
+	}
+	return h.z.questStart(c, id)
+}
+
+func (h scriptHost) QuestAdvance(who script.ID, id string, step int) string {
+	c := h.char(who)
+	if c == nil || c.pl == nil {
+		return "not a player here"
+	}
+	return h.z.questAdvance(c, id, step)
+}
+
+func (h scriptHost) QuestState(who script.ID, id string) (string, int) {
+	c := h.char(who)
+	if c == nil || c.pl == nil || h.z.set.Quests[id] == nil {
+		return "", 0
+	}
+	switch l := &c.pl.quests; {
+	case l.IsDone(id):
+		return "done", 0
+	case l.Find(id) != nil:
+		return "active", l.Find(id).Step + 1
+	}
+	return "none", 0
+}
+
 func (h scriptHost) Log(key, text string) {
 	h.z.log.Info("zone: a script logged a line", logev.ID(7203), "script", key, "text", text)
 	for _, c := range h.z.players {
