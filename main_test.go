@@ -590,3 +590,28 @@ func TestMain_HealthFailsWithNoServer(t *testing.T) {
 		t.Error("contrib/Dockerfile has no HEALTHCHECK running zonemud health on the image's config")
 	}
 }
+
+// zonemud check refuses a quest whose step names a mob, item or room that
+// does not exist, with the file, line and key of each.
+func TestMain_CheckRefusesAQuestStepNamingWhatIsMissing(t *testing.T) {
+	dir := servertest.CopyAreas(t, func(name string, data []byte) []byte {
+		if name != "emberfall.toml" {
+			return data
+		}
+		s := strings.Replace(string(data), `{ kind = "kill", target = "rat", count = 3,`, `{ kind = "kill", target = "ratt", count = 3,`, 1)
+		s = strings.Replace(s, `{ kind = "fetch", target = "ashridge:item:ember_stone",`, `{ kind = "fetch", target = "ashridge:item:ember_stones",`, 1)
+		s = strings.Replace(s, `{ kind = "talk", mob = "gate_sergeant",`, `{ kind = "talk", mob = "gate_sargeant",`, 1)
+		return []byte(s)
+	})
+	var out, errb bytes.Buffer
+	code := run([]string{"check", dir}, &out, &errb)
+	for _, want := range []string{
+		"quests.rats.steps[0].target: no mob emberfall:mob:ratt (did you mean emberfall:mob:rat?)",
+		"quests.mine.steps[0].target: no item ashridge:item:ember_stones",
+		"quests.wolves.steps[1].mob: no mob emberfall:mob:gate_sargeant",
+	} {
+		if code == 0 || !regexp.MustCompile(`emberfall\.toml:\d+: `+regexp.QuoteMeta(want)).MatchString(errb.String()) {
+			t.Errorf("check: code %d, stderr %q; want a refusal naming %q", code, errb.String(), want)
+		}
+	}
+}
