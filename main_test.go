@@ -107,6 +107,7 @@ func writeConfig(t *testing.T, dir string, extra string) (string, string) {
 telnet_addr = %q
 ssh_addr = %q
 http_addr = %q
+web_addr = %q
 data_dir = %q
 areas_dir = %q
 log_level = "warn"
@@ -115,7 +116,7 @@ argon_memory_kib = 64
 argon_time = 1
 lines_per_sec = 1000.0
 lines_burst = 1000
-%s`, telnet, freePort(t), freePort(t), filepath.Join(dir, "data"), filepath.Join(servertest.Root(), "areas"), extra)
+%s`, telnet, freePort(t), freePort(t), freePort(t), filepath.Join(dir, "data"), filepath.Join(servertest.Root(), "areas"), extra)
 	p := filepath.Join(dir, "config.toml")
 	if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
 		t.Fatal(err)

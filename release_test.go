@@ -64,8 +64,8 @@ func TestRelease_BinaryServesTheStarterWorldFromAnEmptyFolder(t *testing.T) {
 	cfgDir := t.TempDir()
 	telnet := freePort(t)
 	cfgPath := filepath.Join(cfgDir, "config.toml")
-	body := fmt.Sprintf("[server]\ntelnet_addr = %q\nssh_addr = %q\nhttp_addr = %q\ndata_dir = %q\n[gate]\nargon_memory_kib = 64\nargon_time = 1\n",
-		telnet, freePort(t), freePort(t), filepath.Join(empty, "data"))
+	body := fmt.Sprintf("[server]\ntelnet_addr = %q\nssh_addr = %q\nhttp_addr = %q\nweb_addr = %q\ndata_dir = %q\n[gate]\nargon_memory_kib = 64\nargon_time = 1\n",
+		telnet, freePort(t), freePort(t), freePort(t), filepath.Join(empty, "data"))
 	if err := os.WriteFile(cfgPath, []byte(body), 0o644); err != nil {
 		t.Fatal(err)
 	}

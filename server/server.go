@@ -34,6 +34,7 @@ import (
 	"zonemud/internal/run"
 	"zonemud/net/gate"
 	"zonemud/net/sshd"
+	"zonemud/net/web"
 	"zonemud/server/config"
 	"zonemud/store"
 	"zonemud/world"
@@ -52,6 +53,9 @@ type Options struct {
 	// Now, if set, is the clock the admin address's rate limits read
 	// (tests stop it); nil is time.Now.
 	Now func() time.Time
+	// Page serves the web client at web_addr (everything but its
+	// WebSocket endpoint); nil serves a page that says it is not built.
+	Page http.Handler
 }
 
 // Server is a running zonemud.
@@ -69,6 +73,8 @@ type Server struct {
 	tlsCfg  *tls.Config
 	httpL   net.Listener
 	httpS   *http.Server
+	webL    net.Listener
+	web     *web.Server
 
 	registry    *prometheus.Registry // immutable after Start: every figure /metrics serves
 	serving     atomic.Bool          // the listeners are up
@@ -200,7 +206,7 @@ func Start(cfg *config.Config, opt Options) (srv *Server, err error) {
 			return nil, err
 		}
 	}
-	if cfg.Server.TLSAddr != "" {
+	if cfg.Server.TLSAddr != "" || (s.webL != nil && cfg.Web.TLS) {
 		s.tlsCfg, err = tlsConfig(cfg.Server.TLSCert, cfg.Server.TLSKey, cfg.Server.DataDir, cfg.Server.Hostname, lg)
 		if err != nil {
 			return nil, err
@@ -273,8 +279,51 @@ func Start(cfg *config.Config, opt Options) (srv *Server, err error) {
 		}, "server", "accept", "listener", "http")
 		lg.Info("server: listening", logev.ID(1108), "listener", "http", "addr", s.httpL.Addr().String(), "token", cfg.Server.AdminToken != "", "pprof", cfg.Server.Pprof)
 	}
+	if s.webL != nil {
+		s.gate.SetLinkDead(time.Duration(cfg.Zone.LinkDeadSecs) * time.Second)
+		wopt := web.Options{Page: opt.Page, Log: lg}
+		if cfg.Web.TLS {
+			wopt.TLS = s.tlsCfg
+		}
+		s.web = web.New(s.gate, cfg.Web, wopt)
+		s.gr.Go(context.Background(), func(context.Context) {
+			if err := s.web.Serve(s.webL); err != nil {
+				lg.Error("server: a listener stopped", logev.ID(1107), "listener", "web", "err", err)
+			}
+		}, "server", "accept", "listener", "web")
+		lg.Info("server: listening; open the url in a browser to play", logev.ID(1108), "listener", "web", "addr", s.webL.Addr().String(), "url", s.WebURL())
+	}
 	s.serving.Store(true)
 	return s, nil
+}
+
+// WebURL is the address to open in a browser to play, "" if the web
+// front is off. A wildcard listen address is shown as the hostname (or
+// 127.0.0.1).
+func (s *Server) WebURL() string {
+	if s.webL == nil {
+		return ""
+	}
+	host, port, _ := net.SplitHostPort(s.webL.Addr().String())
+	if ip := net.ParseIP(host); ip == nil || ip.IsUnspecified() {
+		host = "127.0.0.1"
+		if s.cfg.Server.Hostname != "" {
+			host = s.cfg.Server.Hostname
+		}
+	}
+	scheme := "http"
+	if s.cfg.Web.TLS {
+		scheme = "https"
+	}
+	return scheme + "://" + net.JoinHostPort(host, port) + "/"
+}
+
+// WebAddr is where the web front listens, "" if off.
+func (s *Server) WebAddr() string {
+	if s.webL == nil {
+		return ""
+	}
+	return s.webL.Addr().String()
 }
 
 // withNewestBackup adds to the refusal of a database file where the newest
@@ -308,6 +357,7 @@ func (s *Server) listen() error {
 		{"ssh", s.cfg.Server.SSHAddr, &s.sshL},
 		{"TLS", s.cfg.Server.TLSAddr, &s.tlsL},
 		{"http", s.cfg.Server.HTTPAddr, &s.httpL},
+		{"web", s.cfg.Server.WebAddr, &s.webL},
 	} {
 		if l.addr == "" {
 			continue
@@ -340,6 +390,9 @@ func (s *Server) abort() {
 	}
 	if s.httpL != nil {
 		s.httpL.Close()
+	}
+	if s.webL != nil {
+		s.webL.Close()
 	}
 	if s.db != nil {
 		s.db.Close()
@@ -406,7 +459,11 @@ func (s *Server) Shutdown(ctx context.Context) error {
 		if s.beforeDrain != nil {
 			s.beforeDrain()
 		}
-		errs := []error{s.gate.Shutdown(ctx), s.world.Shutdown(ctx), s.gate.Wait(ctx)}
+		errs := []error{s.gate.Shutdown(ctx)}
+		if s.web != nil {
+			errs = append(errs, s.web.Close())
+		}
+		errs = append(errs, s.world.Shutdown(ctx), s.gate.Wait(ctx))
 		if s.ssh != nil {
 			errs = append(errs, s.ssh.Shutdown(ctx))
 		}

@@ -19,6 +19,7 @@ const (
 	evCompress                     // the client agreed to MCCP2
 	evDecompress                   // the client turned MCCP2 off
 	evProtocol                     // a protocol error the decoder recovered from
+	evResume                       // the client asked to resume a session: text the token, pkg the name it gave (web only)
 )
 
 type event struct {
@@ -40,8 +41,8 @@ type clientInfo struct {
 	mccp          bool // output is compressed (MCCP2)
 }
 
-// conn is one client connection's protocol: telnet (telnetconn.go) or SSH
-// (sshconn.go).
+// conn is one client connection's protocol: telnet (telnetconn.go), SSH
+// (sshconn.go) or WebSocket (webconn.go).
 // The reader goroutine calls next and setReadDeadline; the writer goroutine
 // calls the write methods, flush and close; info, remote and kind are safe
 // from any goroutine.

@@ -139,6 +139,7 @@ type Gate struct {
 	refusedTries atomic.Uint64
 	checks       atomic.Uint64
 	refusedBan   atomic.Uint64 // connections and tries refused by an address ban
+	resume       resumes       // web sessions' resume tokens
 	stopping     atomic.Bool
 	met          *metrics // immutable after New
 
@@ -284,6 +285,7 @@ var readerLabels = run.NewLabels("session", "reader")
 func (g *Gate) end(s *Session) {
 	s.Close("")
 	<-s.done
+	g.resume.ended(s, !s.onPurpose.Load())
 	g.conns.Add(-1)
 	g.byIP.done(s.addr)
 	g.mu.Lock()

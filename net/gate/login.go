@@ -54,7 +54,7 @@ func (s *Session) serve(pre *preAuth) *world.Route {
 		return nil
 	}
 	s.g.met.logins.WithLabelValues(s.front).Inc()
-	s.g.log.Info("gate: a player logged in", logev.ID(2108), logev.Player(name), logev.Session(s.id), logev.Remote(s.c.remote()), "front", s.front)
+	s.g.log.Info("gate: a player logged in", logev.ID(2108), logev.Player(name), logev.Session(s.id), logev.Remote(s.c.remote()), "front", s.front, "resumed", s.resumed)
 	route, err := s.g.w.Enter(name, s)
 	if err != nil {
 		switch {
@@ -71,6 +71,7 @@ func (s *Session) serve(pre *preAuth) *world.Route {
 	}
 	s.route.Store(route)
 	_ = s.c.setReadDeadline(time.Time{})
+	s.sendResume(name)
 	return route
 }
 
@@ -166,6 +167,9 @@ func (s *Session) ask(prompt string) (string, error) {
 			return ev.text, nil
 		case evTooLong:
 			return "", nil // far too long to be an answer: ask again
+		case evResume:
+			s.resumeTok, s.resumeName = ev.text, ev.pkg
+			return "", errResume
 		}
 	}
 }
@@ -198,6 +202,12 @@ func (s *Session) askSecret(prompt string) (string, error) {
 func (s *Session) login() (string, error) {
 	for tries := 0; tries < 10; tries++ {
 		typed, err := s.ask("By what name do you wish to be known? ")
+		if errors.Is(err, errResume) {
+			if name := s.resumeLogin(); name != "" {
+				return name, nil
+			}
+			continue // told why; the name question again
+		}
 		if err != nil {
 			return "", err
 		}

@@ -11,6 +11,7 @@ const (
 	frontTelnet = "telnet"
 	frontTLS    = "tls"
 	frontSSH    = "ssh"
+	frontWeb    = "web" // both WebSocket subprotocols
 )
 
 // The reasons a login fails, as login_failures_total labels them.
@@ -22,7 +23,7 @@ const (
 // knownClients are the client names the sessions gauge keeps; any other
 // is counted as "other", so a client cannot make up label values.
 var knownClients = map[string]bool{
-	"telnet": true, "ssh": true, "mudlet": true, "mushclient": true, "tintin++": true,
+	"telnet": true, "ssh": true, "web": true, "mudlet": true, "mushclient": true, "tintin++": true,
 	"cmud": true, "zmud": true, "blightmud": true, "axmud": true, "kbtin": true,
 	"mudrammer": true, "beip": true, "atlantis": true, "potato": true, "mudportal": true,
 	"fado": true, "lociterm": true, "ansi": true, "xterm": true, "vt100": true,
@@ -72,7 +73,7 @@ func newMetrics(g *Gate) *metrics {
 		sessions:  prometheus.NewDesc("zonemud_sessions", "Open connections, at the login or in the world, by front and client name (names outside a known list count as other).", []string{"front", "client"}, nil),
 		mccpRatio: prometheus.NewDesc("zonemud_mccp_ratio", "Compressed bytes over uncompressed bytes of MCCP2 output since start (0.2 saves 80 percent).", nil, nil),
 	}
-	for _, f := range []string{frontTelnet, frontTLS, frontSSH} {
+	for _, f := range []string{frontTelnet, frontTLS, frontSSH, frontWeb} {
 		m.logins.WithLabelValues(f)
 		m.writes.WithLabelValues(f)
 		m.bytes.WithLabelValues(f)

@@ -30,7 +30,7 @@ type Session struct {
 	c      conn        // immutable
 	remote net.Addr    // immutable
 	addr   string      // immutable: remote as the per-address limits count it (ipKey)
-	front  string      // immutable: frontTelnet, frontTLS or frontSSH
+	front  string      // immutable: frontTelnet, frontTLS, frontSSH or frontWeb
 	meters frontMeters // immutable
 	out    outQueue
 	name   atomic.Pointer[string] // atomic: set once logged in
@@ -40,11 +40,15 @@ type Session struct {
 
 	route atomic.Pointer[world.Route] // atomic: set by the reader once the character is in the world
 
-	closed   atomic.Bool   // no more output is accepted
-	gone     atomic.Bool   // the connection is closed
-	cut      atomic.Bool   // the output queue overflowed and the connection was cut
-	done     chan struct{} // closed when the connection is closed, its last output written
-	colorSet atomic.Int32  // atomic: -1 from the client, else a world.ColorLevel
+	closed atomic.Bool // no more output is accepted
+	gone   atomic.Bool // the connection is closed
+	cut    atomic.Bool // the output queue overflowed and the connection was cut
+	// onPurpose is set when the session was closed while its connection
+	// was up and not cut: a quit, a takeover, idling out, a kick. Its
+	// resume token then dies with it (resume.go).
+	onPurpose atomic.Bool
+	done      chan struct{} // closed when the connection is closed, its last output written
+	colorSet  atomic.Int32  // atomic: -1 from the client, else a world.ColorLevel
 
 	// writing is true while a writer goroutine runs, and for ever once the
 	// connection is closed; whoever sets it from false starts the writer.
@@ -61,6 +65,11 @@ type Session struct {
 
 	seq uint64 // reader goroutine only: lines posted
 	lim *rate.Limiter
+
+	// resumeTok and resumeName are what a Client.Resume asked (reader
+	// goroutine only, and never logged); resumed says the login was one.
+	resumeTok, resumeName string
+	resumed               bool
 }
 
 func newSession(g *Gate, id uint64) *Session {
@@ -141,6 +150,9 @@ func (s *Session) kick() {
 func (s *Session) Close(msg string) {
 	if !s.closed.CompareAndSwap(false, true) {
 		return
+	}
+	if !s.gone.Load() && !s.cut.Load() {
+		s.onPurpose.Store(true)
 	}
 	if msg != "" && !strings.HasSuffix(msg, "\n") {
 		msg += "\n"

@@ -156,7 +156,7 @@ func (s *Session) leavePrompt() error {
 		return nil
 	}
 	s.w.atPrompt = false
-	if s.typed.Swap(false) || s.c.kind() != "telnet" {
+	if s.typed.Swap(false) || s.c.kind() == "ssh" {
 		return nil
 	}
 	return s.c.writeText(newline)

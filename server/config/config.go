@@ -21,6 +21,7 @@ import (
 
 	"zonemud/net/gate"
 	"zonemud/net/sshd"
+	"zonemud/net/web"
 	"zonemud/script"
 	"zonemud/store"
 	"zonemud/world"
@@ -37,6 +38,7 @@ type Config struct {
 	Store    store.Config         `toml:"store"`
 	Lua      script.Config        `toml:"lua"`
 	SSH      sshd.Config          `toml:"ssh"`
+	Web      web.Config           `toml:"web"`
 
 	// File is the absolute path of the file read over the defaults, ""
 	// when there was none.
@@ -55,6 +57,7 @@ type Server struct {
 	TLSCert      string `toml:"tls_cert"`
 	TLSKey       string `toml:"tls_key"`
 	SSHAddr      string `toml:"ssh_addr"`
+	WebAddr      string `toml:"web_addr"`
 	HTTPAddr     string `toml:"http_addr"`
 	HTTPPublic   bool   `toml:"http_public"`
 	AdminToken   string `toml:"admin_token"`
@@ -74,7 +77,7 @@ type Server struct {
 func (s Server) Validate() error {
 	for _, a := range []struct{ key, v string }{
 		{"server.telnet_addr", s.TelnetAddr}, {"server.ssh_addr", s.SSHAddr}, {"server.http_addr", s.HTTPAddr},
-		{"server.tls_addr", s.TLSAddr},
+		{"server.tls_addr", s.TLSAddr}, {"server.web_addr", s.WebAddr},
 	} {
 		if a.v == "" {
 			continue // empty: that listener is off
@@ -132,6 +135,7 @@ func distinctListeners(s Server) error {
 	for _, a := range []struct{ key, v string }{
 		{"server.telnet_addr", s.TelnetAddr}, {"server.ssh_addr", s.SSHAddr},
 		{"server.tls_addr", s.TLSAddr}, {"server.http_addr", s.HTTPAddr},
+		{"server.web_addr", s.WebAddr},
 	} {
 		if a.v == "" {
 			continue
@@ -243,7 +247,10 @@ func (c *Config) Validate() error {
 	if err := finite(reflect.ValueOf(*c), ""); err != nil {
 		return err
 	}
-	for _, v := range []interface{ Validate() error }{c.Server, c.World, c.Instance, c.Zone, c.Gate, c.Store, c.Lua, c.SSH} {
+	if strings.EqualFold(c.Server.WebAddr, "off") {
+		c.Server.WebAddr = "" // "off" reads better in a file than ""
+	}
+	for _, v := range []interface{ Validate() error }{c.Server, c.World, c.Instance, c.Zone, c.Gate, c.Store, c.Lua, c.SSH, c.Web} {
 		if err := v.Validate(); err != nil {
 			return err
 		}

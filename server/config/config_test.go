@@ -145,3 +145,36 @@ func TestLoad_RelativePathsAreFromTheFile(t *testing.T) {
 		t.Fatalf("without a file: %+v, %v", c, err)
 	}
 }
+
+// The web front is on by default on loopback; "off" or "" turns it off,
+// and [web] refuses an origin pattern that lets every site in.
+func TestLoad_WebAddr(t *testing.T) {
+	c, err := Load(defaults(t), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Server.WebAddr != "127.0.0.1:4001" {
+		t.Fatalf("default web_addr %q", c.Server.WebAddr)
+	}
+	for _, v := range []string{"off", "OFF", ""} {
+		c, err := Load(defaults(t), write(t, "[server]\nweb_addr = \""+v+"\"\n"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c.Server.WebAddr != "" {
+			t.Fatalf("web_addr = %q left %q", v, c.Server.WebAddr)
+		}
+	}
+	for _, tc := range []struct{ body, want string }{
+		{"[server]\nweb_addr = \"4001\"\n", "server.web_addr"},
+		{"[server]\nweb_addr = \"127.0.0.1:4000\"\n", "server.web_addr"},
+		{"[web]\norigins = [\"*\"]\n", "web.origins"},
+		{"[web]\nping_secs = 1\n", "web.ping_secs"},
+		{"[web]\nproxy_header = \"Forwarded\"\n", "web.proxy_header"},
+	} {
+		_, err := Load(defaults(t), write(t, tc.body))
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%q: err %v, want one naming %s", tc.body, err, tc.want)
+		}
+	}
+}

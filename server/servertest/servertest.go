@@ -46,6 +46,7 @@ func Config(t testing.TB) *config.Config {
 	cfg.Server.TelnetAddr = "127.0.0.1:0"
 	cfg.Server.SSHAddr = "127.0.0.1:0"
 	cfg.Server.HTTPAddr = "127.0.0.1:0"
+	cfg.Server.WebAddr = "127.0.0.1:0"
 	cfg.Server.DataDir = t.TempDir()
 	cfg.Server.AreasDir = filepath.Join(Root(), "areas")
 	cfg.Gate.ArgonMemoryKiB = 64
