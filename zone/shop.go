@@ -215,6 +215,14 @@ func (z *Zone) cmdBuy(c *Char, args string) {
 		}
 	}
 	if o == nil {
+		// A stock line sold out since the last restock is named as such,
+		// so the slower of two buyers of the last one knows why.
+		for _, x := range z.offers(k, st) {
+			if ok && !spec.all && x.count() == 0 && matches(spec.word, x.proto.Keywords) {
+				z.sendLine(c, capFirst(k.short())+" has sold the last of "+x.proto.Short+"; come back after the next restock.")
+				return
+			}
+		}
 		z.sendLine(c, capFirst(k.short())+" sells nothing called '"+what+"'. Type list to see what is for sale.")
 		return
 	}
