@@ -35,6 +35,7 @@ import (
 	"zonemud/net/gate"
 	"zonemud/net/sshd"
 	"zonemud/net/web"
+	"zonemud/net/web/page"
 	"zonemud/server/config"
 	"zonemud/store"
 	"zonemud/world"
@@ -54,7 +55,7 @@ type Options struct {
 	// (tests stop it); nil is time.Now.
 	Now func() time.Time
 	// Page serves the web client at web_addr (everything but its
-	// WebSocket endpoint); nil serves a page that says it is not built.
+	// WebSocket endpoint); nil serves the built-in one (net/web/page).
 	Page http.Handler
 }
 
@@ -282,6 +283,9 @@ func Start(cfg *config.Config, opt Options) (srv *Server, err error) {
 	if s.webL != nil {
 		s.gate.SetLinkDead(time.Duration(cfg.Zone.LinkDeadSecs) * time.Second)
 		wopt := web.Options{Page: opt.Page, Log: lg}
+		if wopt.Page == nil {
+			wopt.Page = page.Handler()
+		}
 		if cfg.Web.TLS {
 			wopt.TLS = s.tlsCfg
 		}

@@ -123,7 +123,7 @@ func TestRefusals_BeforeTheUpgrade(t *testing.T) {
 	if code, body := get(web.Path); code != http.StatusUpgradeRequired || !strings.Contains(body, "WebSocket") {
 		t.Fatalf("GET /ws without an upgrade: %d %q", code, body)
 	}
-	if code, body := get("/"); code != http.StatusOK || !strings.Contains(body, "zonemud") {
+	if code, body := get("/"); code != http.StatusOK || !strings.Contains(body, "<html") {
 		t.Fatalf("GET /: %d %q", code, body)
 	}
 	_, resp, err := tryDial(srv.WebAddr(), nil, "chat.example")

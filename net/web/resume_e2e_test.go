@@ -1,0 +1,111 @@
+package web_test
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"zonemud/server/servertest"
+)
+
+// resumeWith opens a connection whose first message is Client.Resume.
+func resumeWith(t *testing.T, addr, payload string) *wsClient {
+	t.Helper()
+	w := newGMCP(t, addr)
+	w.SendGMCP("Client.Resume " + payload)
+	return w
+}
+
+// A dropped page comes back with its token: into the character, with no
+// password asked, and a fresh token; the old token is spent. A token is
+// refused after a quit, for another character, and once the link-dead
+// window is over; each refusal says why and the login goes on.
+func TestResume_Token(t *testing.T) {
+	cfg := servertest.Config(t)
+	srv := servertest.Start(t, cfg)
+	addr := srv.WebAddr()
+
+	a := newGMCP(t, addr)
+	a.Create("Reloader", "reloader-pass")
+	t1 := token(t, a.ExpectGMCP("Client.Resume"))
+	_ = a.c.CloseNow() // the page reloads: the connection drops
+
+	b := resumeWith(t, addr, `{"token":"`+t1+`"}`)
+	got := b.Expect("Exits:")
+	if strings.Contains(got, "password") {
+		t.Fatalf("a resume asked for the password:\n%s", got)
+	}
+	t2 := token(t, b.ExpectGMCP("Client.Resume"))
+	if t2 == t1 {
+		t.Fatal("the resume token was not rotated")
+	}
+	b.DoExpect("say back again", "You say, 'back again'")
+	n := 0
+	for _, si := range srv.Gate().Sessions() {
+		if si.Name == "Reloader" {
+			n++
+		}
+	}
+	if n != 1 {
+		t.Fatalf("%d sessions for Reloader after the resume", n)
+	}
+
+	// Replayed: the first token is spent.
+	r := resumeWith(t, addr, `{"token":"`+t1+`"}`)
+	r.Expect("cannot be resumed")
+	r.Expect("By what name")
+	_ = r.c.CloseNow()
+
+	// A garbled resume is refused like a spent one.
+	g := resumeWith(t, addr, `{"token":`)
+	g.Expect("cannot be resumed")
+	g.Expect("By what name")
+	_ = g.c.CloseNow()
+
+	// A reload while the old connection is still open takes it over.
+	c := resumeWith(t, addr, `{"token":"`+t2+`","name":"reloader"}`)
+	c.Expect("Exits:")
+	b.Expect("logged in from another connection")
+	b.WaitClosed()
+	t3 := token(t, c.ExpectGMCP("Client.Resume"))
+
+	// Another character's token, or a name that is not the token's.
+	other := newGMCP(t, addr)
+	other.Create("Otherone", "otherone-pass")
+	to := token(t, other.ExpectGMCP("Client.Resume"))
+	x := resumeWith(t, addr, `{"token":"`+to+`","name":"Reloader"}`)
+	x.Expect("belongs to another character")
+	x.Expect("By what name")
+	x.Send("Reloader")
+	x.Expect("password") // the normal login, password and all
+	_ = x.c.CloseNow()
+
+	// After a quit: the token dies with the session.
+	c.Send("quit")
+	c.Expect("Farewell")
+	c.WaitClosed()
+	q := resumeWith(t, addr, `{"token":"`+t3+`"}`)
+	q.Expect("cannot be resumed")
+	q.Expect("By what name")
+	q.Send("Reloader")
+	q.Expect("password")
+	q.Send("reloader-pass")
+	q.Expect("Exits:")
+	t4 := token(t, q.ExpectGMCP("Client.Resume"))
+
+	// After the link-dead window (a millisecond here) the token is
+	// refused. The gate counts the connection gone once it has set the
+	// token's end.
+	srv.Gate().SetLinkDead(time.Millisecond)
+	_ = q.c.CloseNow()
+	for deadline := time.Now().Add(servertest.ExpectTimeout); srv.Gate().Connections() != 1; { // other
+		if time.Now().After(deadline) {
+			t.Fatalf("%d connections, want 1", srv.Gate().Connections())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	time.Sleep(10 * time.Millisecond) // past the token's millisecond
+	e := resumeWith(t, addr, `{"token":"`+t4+`"}`)
+	e.Expect("cannot be resumed")
+	e.Expect("By what name")
+}
