@@ -481,6 +481,9 @@ func (l *loader) linkRoom(file string, z *Zone, r *Room, s roomSpec) {
 			l.problem(file, dkey, "zone %q is not instanceable (set instanceable = true in %s)", target, tz.File)
 		default:
 			r.Entrances[d] = target
+			if !slices.Contains(tz.Doors, r.Ref) {
+				tz.Doors = append(tz.Doors, r.Ref)
+			}
 		}
 	}
 	r.Extra = l.extras(file, key+".extra", s.Extra)

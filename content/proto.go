@@ -49,6 +49,10 @@ type Zone struct {
 	Items        []*Item // sorted by ref
 	Resets       []*Reset
 	Quests       []*Quest // sorted by id
+	// Doors are the rooms that declare an instance entrance into this
+	// zone, in load order: a way out of a copy that leads to one of them
+	// leads back to the door the player used.
+	Doors []string
 }
 
 // Room is a room prototype.

@@ -1,6 +1,8 @@
 package zone
 
 import (
+	"slices"
+
 	"zonemud/content"
 	"zonemud/internal/logev"
 )
@@ -60,7 +62,7 @@ func (z *Zone) walk(c *Char, d content.Dir, depth int) {
 // transfer. It reports whether c moved.
 func (z *Zone) move(c *Char, d content.Dir) bool {
 	from := c.room
-	to := from.proto.Exits[d].To
+	to := z.exitTo(c, d)
 	if c.pl != nil && c.pl.opening != 0 {
 		// The way was opening for c standing here; its answer will find
 		// c gone and leave the copy to the reaper.
@@ -92,11 +94,33 @@ func (z *Zone) move(c *Char, d content.Dir) bool {
 	return true
 }
 
+// exitTo is the room the exit in direction d out of c's room takes c to.
+// Out of a copy, an exit to a door of the copy's template (the barrow's
+// stair up) takes a player back to the door they came in by, the anchor,
+// whichever of the template's doors that was.
+func (z *Zone) exitTo(c *Char, d content.Dir) string {
+	to := c.room.proto.Exits[d].To
+	if !z.isInstance() || c.pl == nil || c.pl.anchorRoom == "" || z.localRoom(to) != nil || !z.isDoorOfTemplate(to) {
+		return to
+	}
+	if dest := z.shard.Zone(c.pl.anchorZone); dest == nil || dest == z {
+		return to
+	}
+	return c.pl.anchorRoom
+}
+
+// isDoorOfTemplate reports whether the room ref declares a way into a
+// copy of this zone's template.
+func (z *Zone) isDoorOfTemplate(ref string) bool {
+	zp := z.set.Zones[z.template]
+	return zp != nil && slices.Contains(zp.Doors, ref)
+}
+
 // canGo reports whether move(c, d) through an open exit would succeed:
 // the room beyond is in this zone, or in a zone that is up and c is a
 // player (mobs stay in their zone).
 func (z *Zone) canGo(c *Char, d content.Dir) bool {
-	to := c.room.proto.Exits[d].To
+	to := z.exitTo(c, d)
 	if z.localRoom(to) != nil {
 		return true
 	}

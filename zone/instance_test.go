@@ -870,3 +870,42 @@ func TestInstance_IDIsTemplateHashAndRandomHex(t *testing.T) {
 		}
 	}
 }
+
+// A template with two doors: a player who goes down by the second and
+// walks back up the copy's stair comes out at the second, the door they
+// used, not at the one the stair is written to lead to.
+func TestInstance_ExitLeadsBackToTheDoorUsed(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		set, err := content.Load(os.DirFS(filepath.Join(servertest.Root(), "areas")))
+		if err != nil {
+			t.Fatal(err)
+		}
+		const second = "whisperwood:room:ford"
+		ford := set.Rooms[second]
+		if ford.Exits[content.Down] != nil {
+			t.Fatal("the ford has a way down already")
+		}
+		ford.Entrances[content.Down] = "sunken_crypt"
+		set.Zones["sunken_crypt"].Doors = append(set.Zones["sunken_crypt"].Doors, second)
+		ch := atBarrow("Wader")
+		ch.Place.Room = second
+		w := instWorldOf(t, set, world.InstanceConfig{}, ch)
+		p := enterAs(t, w, "Wader")
+		m := p.mark()
+		p.do("down")
+		p.expect(m, "The Crumbling Stair")
+		if z := where(t, w, "Wader"); !zone.IsInstanceID(z.ID()) {
+			t.Fatalf("Wader is in %s, want a copy of the crypt", z.ID())
+		}
+		m = p.mark()
+		p.do("up")
+		p.expect(m, ford.Name)
+		if got := p.since(m); strings.Contains(got, "The Barrow of Thane Berrick") {
+			t.Fatalf("walking up out of a copy entered at the ford led to the barrow:\n%s", got)
+		}
+		if z := where(t, w, "Wader"); z.ID() != "whisperwood" {
+			t.Fatalf("after walking up Wader is in %s", z.ID())
+		}
+		p.do("quit")
+	})
+}
