@@ -222,10 +222,24 @@ func (vm *VM) detach(e *entity) {
 		}
 	}
 	e.timers = nil
-	if b, ok := vm.breakers[e.c]; ok && !b.off {
+	if b, ok := vm.breakers[e.c]; ok {
 		b.users--
-		if b.users <= 0 {
+		// A switched-off breaker outlives its last user, so a repop of
+		// the same prototype stays off, until Retire.
+		if b.users <= 0 && !b.off {
 			delete(vm.breakers, e.c)
+		}
+	}
+}
+
+// Retire forgets the breakers of scripts no entity runs any more that the
+// running content no longer has (live reports whether it does): once a
+// script switched off is replaced by a fixed version and every entity
+// runs that, the old one no longer counts as switched off.
+func (vm *VM) Retire(live func(*Compiled) bool) {
+	for c, b := range vm.breakers {
+		if b.users <= 0 && !live(c) {
+			delete(vm.breakers, c)
 		}
 	}
 }

@@ -360,6 +360,21 @@ end"""`, 1)
 	builder.DoExpect("scripterrors", "emberfall emberfall:room:square: emberfall.toml:")
 	builder.Expect("the fountain is not ready")
 	builder.DoExpect("scripterrors all", "switched off")
+	// The gauge of scripts switched off counts it, and counts it no more
+	// once the fixed script runs in its place.
+	offGauge := func(want float64) {
+		t.Helper()
+		got := -1.0
+		for i := 0; i < 300; i++ { // a bound on a hang: the zone publishes about once a second
+			if got = scrape(t, srv.HTTPAddr()).value("zonemud_lua_scripts_off", "template", "emberfall"); got == want {
+				return
+			}
+			builder.DoExpect("look", "Emberfall Square") // keep the zone busy publishing
+			time.Sleep(200 * time.Millisecond) // scrapes are limited to 10 a second
+		}
+		t.Fatalf("zonemud_lua_scripts_off for emberfall is %v, want %v", got, want)
+	}
+	offGauge(1)
 
 	seq = lastSeq(srv)
 	edit(t, dir, "emberfall.toml", true, replaceOnce(`    error("the fountain is not ready")`, `    actor:send("The fountain gurgles at you.")
@@ -369,6 +384,7 @@ end"""`, 1)
 		t.Errorf("report does not name the recompiled script: %s", rep.Text())
 	}
 	builder.DoExpect("tinker", "The fountain gurgles at you.")
+	offGauge(0)
 }
 
 // Bad input in the areas folder: each is refused with a clear problem,

@@ -278,6 +278,11 @@ func (z *Zone) rescript() {
 			z.reattach(itemID(it), src)
 		}
 	}
+	live := make(map[*script.Compiled]bool, len(z.scripts.Compiled))
+	for _, c := range z.scripts.Compiled {
+		live[c] = true
+	}
+	z.vm.Retire(func(c *script.Compiled) bool { return live[c] })
 }
 
 // reattach gives id the compiled form of src unless it runs it already.
