@@ -213,6 +213,55 @@ func TestReload_SyntaxErrorToldToBuilderWorldKeepsRunning(t *testing.T) {
 	}
 }
 
+// A file put back as the running version after a refused save is a
+// reload with nothing to change: the builder online, who was told of the
+// refusal, is told in game that nothing changed and the problems are gone.
+func TestReload_PutBackToldNothingChanged(t *testing.T) {
+	srv, dir := reloadWorld(t, "Boss")
+	builder, _ := builderAndPlayer(t, srv)
+	good, err := os.ReadFile(filepath.Join(dir, "emberfall.toml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	seq := lastSeq(srv)
+	write(t, dir, "emberfall.toml", false, strings.Replace(string(good), `exits = { north = "north_street"`, `exits = {{ north = "north_street"`, 1))
+	rep := waitReport(t, srv, seq)
+	for !rep.Refused() {
+		rep = waitReport(t, srv, rep.Seq)
+	}
+	builder.Expect("Reload refused")
+	seq = rep.Seq
+	write(t, dir, "emberfall.toml", false, string(good))
+	for rep = waitReport(t, srv, seq); !rep.Unchanged; rep = waitReport(t, srv, rep.Seq) {
+		if !rep.Refused() {
+			t.Fatalf("the file put back applied a change: %s", rep.Text())
+		}
+	}
+	builder.Expect("nothing changed: the files are back to the running version")
+}
+
+// What zonemud check warns of (help that shows a command the game lacks)
+// is in the reload report the builder reads in game; it refuses nothing.
+func TestReload_HelpWarningsInTheReport(t *testing.T) {
+	srv, dir := reloadWorld(t, "Boss")
+	builder, _ := builderAndPlayer(t, srv)
+	seq := lastSeq(srv)
+	edit(t, dir, "help.toml", false, func(s string) string {
+		return s + `
+[[help]]
+keywords = ["juggling"]
+title = "Juggling"
+text = """Type "juggle balls" to amaze the square."""
+`
+	})
+	rep := waitApplied(t, srv, seq)
+	if !strings.Contains(strings.Join(rep.Warnings, "\n"), `"juggle balls"`) {
+		t.Errorf("the report's warnings: %q", rep.Warnings)
+	}
+	builder.Expect("Reload applied")
+	builder.Expect(`warning: help.toml: topic "juggling": shows "juggle balls", but juggle is not a command`)
+}
+
 // squareExits is the square's exits line in the starter world.
 const squareExits = `exits = { north = "north_street", south = "inn", west = "market", east = "cinder_lane" }`
 

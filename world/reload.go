@@ -204,6 +204,7 @@ func (w *World) reloadOnce(ctx context.Context) {
 	case err != nil:
 		rep.Problems = problemsOf(err)
 	default:
+		rep.Warnings = CheckHelp(set)
 		rep.Changes = diffContent(old, set, scripts)
 		if len(rep.Changes) == 0 {
 			rep.Unchanged = true
@@ -396,6 +397,9 @@ func (w *World) copies(ctx context.Context) []string {
 func (w *World) finishReload(rep zone.ReloadReport, asks []reloadAsk) {
 	rep.At = time.Now()
 	w.rl.mu.Lock()
+	// Files put back as the running version after a refused reload: the
+	// builders who were told of the refusal hear that it is over.
+	rep.Restored = rep.Unchanged && w.rl.last.Refused()
 	rep.Seq = w.rl.last.Seq + 1
 	w.rl.last = rep
 	close(w.rl.done)
@@ -415,7 +419,7 @@ func (w *World) finishReload(rep zone.ReloadReport, asks []reloadAsk) {
 	for _, a := range asks {
 		a.done(rep)
 	}
-	if !rep.Unchanged || rep.Refused() {
+	if !rep.Unchanged || rep.Refused() || rep.Restored {
 		text := rep.Told()
 		for _, z := range w.Zones() {
 			z.TellBuilders(text, func(name string) bool { return !asked(asks, name) })

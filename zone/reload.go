@@ -322,6 +322,12 @@ type ReloadReport struct {
 	Copies []string
 	// Unchanged: the files were read and nothing in them had changed.
 	Unchanged bool
+	// Restored: unchanged, after a refused reload: the files are back to
+	// the running version, so the refusal's problems are gone.
+	Restored bool
+	// Warnings are what zonemud check warns of in the content read (help
+	// that shows a command the game lacks); they refuse nothing.
+	Warnings []string
 	// Loaded is how long reading, validating and compiling took, on the
 	// reload worker (no zone waits on it).
 	Loaded time.Duration
@@ -363,6 +369,8 @@ func (r ReloadReport) text(limit int) string {
 			}
 			b.WriteString("  " + content.EscapeMarkup(p.String()) + "\n")
 		}
+	case r.Restored:
+		fmt.Fprintf(&b, "{G}Reload{x} (%s): nothing changed: the files are back to the running version %d, and the problems of the refused reload are gone.\n", r.Trigger, r.Version)
 	case r.Unchanged:
 		fmt.Fprintf(&b, "Reload (%s): nothing in the files has changed; the world runs version %d.\n", r.Trigger, r.Version)
 	default:
@@ -381,6 +389,15 @@ func (r ReloadReport) text(limit int) string {
 	}
 	for _, c := range r.Copies {
 		b.WriteString("  " + content.EscapeMarkup(c) + "\n")
+	}
+	if !r.Refused() {
+		for i, w := range r.Warnings {
+			if limit > 0 && i == limit {
+				fmt.Fprintf(&b, "  ... and %d more warnings: run zonemud check to see them all.\n", len(r.Warnings)-limit)
+				break
+			}
+			b.WriteString("  {Y}warning:{x} " + content.EscapeMarkup(w) + "\n")
+		}
 	}
 	return strings.TrimRight(b.String(), "\n")
 }
