@@ -268,7 +268,7 @@ func (l *loader) decodeTOML(name, data string, v any) bool {
 		return false
 	}
 	for _, k := range md.Undecoded() {
-		l.problem(name, k.String(), "unknown key")
+		l.problem(name, k.String(), "unknown key%s", keySuggestion(v, k))
 	}
 	return true
 }
@@ -377,6 +377,7 @@ func (l *loader) linkZone(file string, zf *zoneFile) {
 	for _, r := range z.Rooms {
 		l.linkRoom(file, z, r, zf.Rooms[r.Local])
 	}
+	l.oneRoomASquare(file, z)
 	for _, m := range z.Mobs {
 		l.linkMob(file, z, m, zf.Mobs[m.Local])
 	}
@@ -385,6 +386,24 @@ func (l *loader) linkZone(file string, zf *zoneFile) {
 	}
 	for i, rs := range zf.Resets {
 		l.linkReset(file, z, i, rs)
+	}
+}
+
+// oneRoomASquare refuses two rooms of a zone on one map square: a mapper
+// (Mudlet's, from GMCP Room.Info) draws them on top of each other, and
+// the player's map is wrong from there on.
+func (l *loader) oneRoomASquare(file string, z *Zone) {
+	at := map[[3]int]*Room{}
+	for _, r := range z.Rooms { // sorted by ref: the same room is named first every time
+		if !r.HasCoords {
+			continue
+		}
+		if o := at[r.Coords]; o != nil {
+			l.problem(file, "rooms."+r.Local+".coords", "[%d, %d, %d] is the map square of rooms.%s too (line %d): give each room a square of its own, so that a mapper can draw both",
+				r.Coords[0], r.Coords[1], r.Coords[2], o.Local, o.Line)
+			continue
+		}
+		at[r.Coords] = r
 	}
 }
 

@@ -91,6 +91,74 @@ room = "glade"
 	)
 }
 
+// A key the schema lacks, one or two edits from one it has at the same
+// place, is told with the key meant, in a zone file and in the game file.
+func TestLoad_MisspelledKeySuggestsTheKeyMeant(t *testing.T) {
+	fsys := minimalWorld()
+	fsys["forest.toml"] = &fstest.MapFile{Data: []byte(`
+[zone]
+name = "Forest"
+rest_secs = 300
+[rooms.glade]
+name = "A Glade"
+descripton = "Green."
+exits = { south = "town:room:square" }
+[rooms.glade.doors.south]
+keywords = ["gate"]
+closd = true
+[mobs.wolf]
+keywords = ["wolf"]
+short = "a wolf"
+long = "A wolf is here."
+levle = 3
+[[resets]]
+mob = "wolf"
+room = "glade"
+maxx = 2
+`)}
+	fsys["game.toml"].Data = append(fsys["game.toml"].Data, []byte("[[slots]]\nnmae = \"head\"\n")...)
+	_, err := Load(fsys)
+	assertProblems(t, err,
+		"forest.toml:4: zone.rest_secs: unknown key (did you mean reset_secs?)",
+		"forest.toml:7: rooms.glade.descripton: unknown key (did you mean description?)",
+		"forest.toml:11: rooms.glade.doors.south.closd: unknown key (did you mean closed?)",
+		"forest.toml:16: mobs.wolf.levle: unknown key (did you mean level?)",
+		"forest.toml: resets.maxx: unknown key (did you mean max?)",
+		"game.toml: slots.nmae: unknown key (did you mean name?)",
+	)
+	if strings.Contains(err.Error(), "colour: unknown key (did") {
+		t.Errorf("a key nothing is near got a suggestion: %v", err)
+	}
+}
+
+// Two rooms of a zone on one map square are refused, naming both.
+func TestLoad_TwoRoomsOnOneSquareRefused(t *testing.T) {
+	fsys := minimalWorld()
+	fsys["forest.toml"] = &fstest.MapFile{Data: []byte(`
+[zone]
+name = "Forest"
+[rooms.glade]
+name = "A Glade"
+description = "Green."
+coords = [0, 0, 0]
+exits = { north = "path" }
+[rooms.path]
+name = "A Path"
+description = "Brown."
+coords = [0, 0, 0]
+exits = { south = "glade" }
+[rooms.brook]
+name = "A Brook"
+description = "Wet."
+coords = [0, 0, 1]
+`)}
+	_, err := Load(fsys)
+	assertProblems(t, err, "forest.toml:12: rooms.path.coords: [0, 0, 0] is the map square of rooms.glade too (line 4)")
+	if strings.Contains(err.Error(), "rooms.brook") {
+		t.Errorf("a room on a square of its own was refused: %v", err)
+	}
+}
+
 func TestLoad_DuplicateZone(t *testing.T) {
 	fsys := minimalWorld()
 	fsys["town2.toml"] = &fstest.MapFile{Data: []byte(`
