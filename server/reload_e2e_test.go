@@ -419,7 +419,7 @@ end"""`, 1)
 				return
 			}
 			builder.DoExpect("look", "Emberfall Square") // keep the zone busy publishing
-			time.Sleep(200 * time.Millisecond) // scrapes are limited to 10 a second
+			time.Sleep(200 * time.Millisecond)           // scrapes are limited to 10 a second
 		}
 		t.Fatalf("zonemud_lua_scripts_off for emberfall is %v, want %v", got, want)
 	}
