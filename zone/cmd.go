@@ -105,6 +105,7 @@ var cmdTable = []command{
 	{name: "sleep", fn: (*Zone).cmdSleep, usage: "sleep\n  Sleep: you recover fastest, but see nothing. wake to wake."},
 	{name: "wake", fn: (*Zone).cmdWake, usage: "wake\n  Wake up."},
 	{name: "affects", fn: (*Zone).cmdAffects, usage: "affects\n  List what affects you, and for how long."},
+	{name: "ask", fn: (*Zone).cmdAsk, usage: askUsage},
 	{name: "abilities", fn: (*Zone).cmdAbilities, usage: "abilities\n  List your abilities. Use one by name: strike rat, heal, bless aria."},
 	{name: "follow", fn: (*Zone).cmdFollow, usage: followUsage},
 	{name: "group", fn: (*Zone).cmdGroup, usage: groupUsage},

@@ -70,6 +70,42 @@ func (z *Zone) cmdSay(c *Char, args string) {
 	z.questTalk(c)
 }
 
+const askUsage = `ask <someone> <text>
+  Speak to one person here, where the room can hear: ask marda about the
+  cellar. Someone a quest sends you to speak with hears you this way, as
+  they do when you say it where they stand.`
+
+// cmdAsk is say, addressed to one character here.
+func (z *Zone) cmdAsk(c *Char, args string) {
+	who, rest := firstWord(strings.TrimSpace(args))
+	raw := strings.TrimSpace(rest)
+	text := content.EscapeMarkup(raw)
+	if who == "" || text == "" {
+		z.sendLine(c, "Ask whom what? ask <someone> <text>")
+		return
+	}
+	to := z.findChar(c, who, false)
+	if to == nil {
+		z.sendLine(c, "There is nobody here by that name.")
+		return
+	}
+	z.sendLine(c, "You ask "+to.short()+", '{W}"+text+"{x}'")
+	if to.pl == nil || !to.pl.comm.ignores(c.name) {
+		z.sendLine(to, capFirst(c.short())+" asks you, '{W}"+text+"{x}'")
+	}
+	line := capFirst(c.short()) + " asks " + to.short() + ", '{W}" + text + "{x}'"
+	for _, o := range c.room.people {
+		if o != c && o != to && o.pl != nil && o.pl.sess != nil && !o.pl.comm.ignores(c.name) {
+			z.sendLine(o, line)
+		}
+	}
+	z.gmcpChannel(c.room, c, "say", text)
+	z.fireSpeech(c, raw)
+	if to.mob != nil && c.pl != nil && len(c.pl.quests.Active) > 0 {
+		z.questTalkTo(c, to)
+	}
+}
+
 // cmdEmote shows an action to the room.
 func (z *Zone) cmdEmote(c *Char, args string) {
 	text := content.EscapeMarkup(strings.TrimSpace(args))

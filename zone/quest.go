@@ -61,8 +61,8 @@ const questUsage = `quest | quest list | quest accept <n|name> | quest info <n|n
   accept takes one of them. With info, all about a quest in your log (or
   one offered here, by name); abandon gives one up (you may take it
   again). A quest's steps are done in order: kill, find, go somewhere,
-  speak (say something where the one you must speak with hears it) or
-  give (give them the thing).`
+  speak (ask them, or say it where they stand) or give (give them the
+  thing).`
 
 // cmdQuest is the quest command and its subcommands.
 func (z *Zone) cmdQuest(c *Char, args string) {
@@ -501,6 +501,11 @@ func (z *Zone) questTalk(c *Char) {
 			z.questEvent(c, quest.Event{Kind: content.QuestTalk, Mob: m.mob.Ref})
 		}
 	}
+}
+
+// questTalkTo is c speaking to mob m alone (ask).
+func (z *Zone) questTalkTo(c, m *Char) {
+	z.questEvent(c, quest.Event{Kind: content.QuestTalk, Mob: m.mob.Ref})
 }
 
 // questGive is c handing it to mob m. A quest that waited for it takes
