@@ -123,6 +123,9 @@ func (z *Zone) gmcpChar(c *Char) {
 	s.GMCP("Char.Name", gmcpCharName{Name: c.name, Fullname: full})
 	s.GMCP("Char.Status", gmcpCharStatus{Level: c.level, Area: z.proto.Name, State: c.stateWord()})
 	z.gmcpVitals(c, true)
+	if len(c.pl.quests.Active)+len(c.pl.quests.Done) > 0 {
+		z.gmcpQuests(c)
+	}
 }
 
 // gmcpVitals sends Char.Vitals when they changed since the last send (or

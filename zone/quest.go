@@ -279,6 +279,7 @@ func (z *Zone) questAccept(c *Char, arg string) {
 		line += "\n" + wrap(content.StripMarkup(q.Description), z.width(c))
 	}
 	z.sendLine(c, line+"\nFirst: "+z.stepLine(q, 0, 0)+".")
+	z.gmcpQuests(c)
 	z.questFetch(c)
 }
 
@@ -367,6 +368,7 @@ func (z *Zone) questAbandon(c *Char, arg string) {
 	}
 	c.pl.quests.Abandon(q.ID)
 	z.dirty(c)
+	z.gmcpQuests(c)
 	z.sendLine(c, "You abandon "+q.Name+". You may take it again where it is offered.")
 }
 
@@ -420,6 +422,7 @@ func (z *Zone) questChanged(c *Char, changes []quest.Change) {
 		return
 	}
 	z.dirty(c)
+	defer z.gmcpQuests(c)
 	for _, ch := range changes {
 		q := ch.Quest
 		st := q.Steps[ch.Step]
@@ -540,6 +543,7 @@ func (z *Zone) questStart(c *Char, id string) string {
 	c.pl.quests.Start(q)
 	z.dirty(c)
 	z.sendLine(c, "{Y}You take on "+q.Name+".{x}\nFirst: "+z.stepLine(q, 0, 0)+".")
+	z.gmcpQuests(c)
 	z.questFetch(c)
 	return ""
 }
@@ -563,6 +567,7 @@ func (z *Zone) questAdvance(c *Char, id string, step int) string {
 	}
 	finished, _ := c.pl.quests.Set(q, to)
 	z.dirty(c)
+	defer z.gmcpQuests(c)
 	if to > from && from < len(q.Steps) {
 		z.sendLine(c, "{C}Quest "+q.Name+":{x} "+z.stepText(q.Steps[from])+": done.")
 	}
@@ -573,4 +578,43 @@ func (z *Zone) questAdvance(c *Char, id string, step int) string {
 	z.sendLine(c, "Next: "+z.stepLine(q, to, 0)+".")
 	z.questFetch(c)
 	return ""
+}
+
+// GMCP Char.Quests: the quest log, sent whenever it changes, and at login
+// and zone change to a player who has one. It is built here, on the zone goroutine, from
+// copies: the session encodes it on its own.
+type gmcpQuests struct {
+	Active []gmcpQuest `json:"active"`
+	Done   []string    `json:"done"`
+}
+
+type gmcpQuest struct {
+	ID     string `json:"id"`
+	Name   string `json:"name"`
+	Step   int    `json:"step"` // from 1
+	Steps  int    `json:"steps"`
+	Text   string `json:"text"`
+	Count  int    `json:"count"`
+	Needed int    `json:"needed"`
+}
+
+func (z *Zone) gmcpQuests(c *Char) {
+	if c.pl == nil || c.pl.sess == nil {
+		return
+	}
+	l := &c.pl.quests
+	v := gmcpQuests{Active: []gmcpQuest{}, Done: slices.Clone(l.Done)}
+	if v.Done == nil {
+		v.Done = []string{}
+	}
+	for _, p := range l.Active {
+		q := z.set.Quests[p.ID]
+		if q == nil || p.Step >= len(q.Steps) {
+			continue
+		}
+		st := q.Steps[p.Step]
+		v.Active = append(v.Active, gmcpQuest{ID: q.ID, Name: content.StripMarkup(q.Name), Step: p.Step + 1, Steps: len(q.Steps),
+			Text: z.stepText(st), Count: p.Count, Needed: st.Count})
+	}
+	c.pl.sess.GMCP("Char.Quests", v)
 }

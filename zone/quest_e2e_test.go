@@ -232,13 +232,17 @@ func TestQuest_FetchAndGiveAtTheSmith(t *testing.T) {
 }
 
 // Sister Maelis's script gives the barrow quest to whoever speaks of the
-// barrow, refusing one below its level with the quest's own line.
+// barrow, refusing one below its level with the quest's own line; a
+// client that asked for Char gets the log as GMCP Char.Quests.
 func TestQuest_ScriptStartsTheBarrow(t *testing.T) {
 	cfg := servertest.Config(t)
 	cfg.World.Admins = []string{"Ada"}
 	srv := servertest.Start(t, cfg)
-	a := servertest.Dial(t, srv.TelnetAddr())
+	a := servertest.Dial(t, srv.TelnetAddr(), 201) // agrees to GMCP
 	a.Create("Ada", "secret-a")
+	if err := a.Write(append(append([]byte{255, 250, 201}, `Core.Supports.Set ["Char 1"]`...), 255, 240)); err != nil {
+		t.Fatal(err)
+	}
 	a.DoExpect("goto emberfall:room:temple", "Sister Maelis")
 	a.DoExpect("say the barrow", "The Broken Barrow is for level 8 and above; you are level 1.")
 	a.DoExpect("advance self 8", "Ada is now level 8.")
@@ -246,4 +250,8 @@ func TestQuest_ScriptStartsTheBarrow(t *testing.T) {
 	a.Expect("Then go with the Hearth's blessing")
 	a.DoExpect("say the barrow?", "North through the Whisperwood")
 	a.DoExpect("quest list", "The Broken Barrow (level 8): under way")
+	want := `Char.Quests {"active":[{"id":"barrow","name":"The Broken Barrow","step":1,"steps":2,"text":"Find the barrow mound in the Whisperwood","count":0,"needed":1}],"done":[]}`
+	if !strings.Contains(string(a.Raw()), want) {
+		t.Errorf("no GMCP %s in %q", want, a.Raw())
+	}
 }
