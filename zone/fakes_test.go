@@ -3,6 +3,7 @@ package zone
 import (
 	"fmt"
 	"os"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -23,6 +24,8 @@ type fakeShard struct {
 	*fakeSaving
 	*fakeContent
 	*fakeRouting
+	*fakeInstancing
+	*fakeParties
 	unfaked
 }
 
@@ -33,10 +36,12 @@ type unfaked struct{ Shard }
 func newFakeShard() *fakeShard {
 	d := newFakeDirectory()
 	return &fakeShard{
-		fakeDirectory: d,
-		fakeSaving:    &fakeSaving{},
-		fakeContent:   &fakeContent{},
-		fakeRouting:   &fakeRouting{dir: d, pending: map[string]Session{}},
+		fakeDirectory:  d,
+		fakeSaving:     &fakeSaving{},
+		fakeContent:    &fakeContent{},
+		fakeRouting:    &fakeRouting{dir: d, pending: map[string]Session{}},
+		fakeInstancing: &fakeInstancing{},
+		fakeParties:    &fakeParties{members: map[string][]string{}},
 	}
 }
 
@@ -274,3 +279,123 @@ func (fakeComm) History(channel string, n int, done func([]HistoryLine, error)) 
 }
 func (fakeComm) KeepTell(from, to, text string, done func(string)) { done("No one by that name.") }
 func (fakeComm) Arrived(string)                                    {}
+
+// fakeInstancing is the Instancing role: it keeps every request it is
+// asked (answering none: the test posts the answer it wants), refuses
+// them all while refusal is set, and drains when told to.
+type fakeInstancing struct {
+	mu        sync.Mutex
+	requests  []MintRequest
+	refusal   string
+	draining  bool
+	abandoned []string
+}
+
+func (f *fakeInstancing) RequestInstance(req MintRequest) string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.refusal != "" {
+		return f.refusal
+	}
+	f.requests = append(f.requests, req)
+	return ""
+}
+
+func (f *fakeInstancing) PartyInstance(template, party string) (*Zone, bool) { return nil, false }
+
+func (f *fakeInstancing) AbandonInstance(id string) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.abandoned = append(f.abandoned, id)
+}
+
+func (f *fakeInstancing) InstanceSlots(account string) int { return 1 }
+func (f *fakeInstancing) Instances() []InstanceInfo        { return nil }
+
+func (f *fakeInstancing) Draining() bool {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.draining
+}
+
+// drain makes the host say it is shutting down.
+func (f *fakeInstancing) drain() {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.draining = true
+}
+
+// asked lists the mint requests so far.
+func (f *fakeInstancing) asked() []MintRequest {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return append([]MintRequest(nil), f.requests...)
+}
+
+// fakeParties is the Parties role: each leader's members, in order.
+type fakeParties struct {
+	mu      sync.Mutex
+	members map[string][]string // leader -> the others
+}
+
+func (p *fakeParties) leaderLocked(name string) string {
+	if _, ok := p.members[name]; ok {
+		return name
+	}
+	for l, ms := range p.members {
+		if slices.Contains(ms, name) {
+			return l
+		}
+	}
+	return ""
+}
+
+func (p *fakeParties) Party(name string) (string, []string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	l := p.leaderLocked(name)
+	if l == "" {
+		return "", nil
+	}
+	return l, append([]string(nil), p.members[l]...)
+}
+
+func (p *fakeParties) PartyAdd(leader, member string, max int) string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.leaderLocked(member) != "" {
+		return member + " is in a party already."
+	}
+	if len(p.members[leader])+1 >= max {
+		return "Your party is full."
+	}
+	p.members[leader] = append(p.members[leader], member)
+	return ""
+}
+
+func (p *fakeParties) PartyRemove(leader, member string) bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	ms := p.members[leader]
+	i := slices.Index(ms, member)
+	if i < 0 {
+		return false
+	}
+	p.members[leader] = slices.Delete(ms, i, i+1)
+	return true
+}
+
+func (p *fakeParties) PartyLeave(name string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if _, ok := p.members[name]; ok {
+		delete(p.members, name)
+		return
+	}
+	if l := p.leaderLocked(name); l != "" {
+		ms := p.members[l]
+		p.members[l] = slices.Delete(ms, slices.Index(ms, name), slices.Index(ms, name)+1)
+	}
+}
+
+func (p *fakeParties) PartyVitals(PartyMember) {}

@@ -81,3 +81,39 @@ func TestZone_ReloadNoticeReconcilesWithTheHostsSnapshot(t *testing.T) {
 		t.Fatalf("the zone runs version %d, want 2", v)
 	}
 }
+
+// Hop 1 of an entry asks the host for a copy on the entrance zone's
+// behalf (the request names the zone itself, by pointer, and the player
+// and their party), tells the player the way is opening, and asks nothing
+// of a host that is shutting down. The zone's host is the fakes alone.
+func TestZone_EntryAsksTheHostForACopyUnlessItDrains(t *testing.T) {
+	const mound = "whisperwood:room:barrow_mound"
+	sh := newFakeShard()
+	z := fakeHostedZone(t, sh, "whisperwood")
+	a, b := newFakeSession(), newFakeSession()
+	z.Arrive(&CharRecord{Name: "Alpha", Level: 5}, a, mound, "")
+	z.Arrive(&CharRecord{Name: "Bravo", Level: 5}, b, mound, "")
+	z.DrainForTest()
+	if line := sh.PartyAdd("Alpha", "Bravo", 4); line != "" {
+		t.Fatal(line)
+	}
+	z.InputForTest(a, 1, "down")
+	asked := sh.asked()
+	if len(asked) != 1 {
+		t.Fatalf("the host was asked for %d copies, want 1", len(asked))
+	}
+	if r := asked[0]; r.Template != "sunken_crypt" || r.Origin != z || r.Player != "Alpha" || r.Account != "Alpha" || r.Party != "Alpha" || r.Token == 0 {
+		t.Fatalf("request %+v, want sunken_crypt for Alpha's party from this very zone, with a token", r)
+	}
+	if !strings.Contains(a.String(), enterOpening) {
+		t.Fatalf("Alpha was not told the way opens:\n%s", a.String())
+	}
+	sh.drain()
+	z.InputForTest(b, 1, "down")
+	if n := len(sh.asked()); n != 1 {
+		t.Fatalf("a draining host was asked for a copy (%d requests)", n)
+	}
+	if !strings.Contains(b.String(), enterDraining) {
+		t.Fatalf("Bravo was not told why the way stays shut:\n%s", b.String())
+	}
+}

@@ -9,6 +9,8 @@ type Shard interface {
 	Saving
 	Content
 	Routing
+	Instancing
+	Parties
 	// Backup writes a consistent copy of the database off the zone
 	// goroutine and calls done (on another goroutine; it must only post).
 	Backup(done func(path string, size int64, err error))
@@ -27,42 +29,6 @@ type Shard interface {
 	Admin() Admin
 	// Comm is the world's side of channels and tells (comm_shard.go).
 	Comm() Comm
-
-	// Instance copies (hop 1 and hop 3 of entry; the world's instance.go).
-
-	// RequestInstance charges a copy to req.Account (its cap and its
-	// rate), reserves it and queues its mint, or returns the line that
-	// refuses it. The answer comes to req.Origin.InstanceReady.
-	RequestInstance(req MintRequest) (refusal string)
-	// PartyInstance returns the live copy of template that party goes
-	// into, or nil; opening reports its mint in flight.
-	PartyInstance(template, party string) (copy *Zone, opening bool)
-	// AbandonInstance marks a copy nobody was moved into: its slot is
-	// free at once and the reaper takes it without waiting out its grace.
-	AbandonInstance(id string)
-	// InstanceSlots is how many more copies account may open now.
-	InstanceSlots(account string) int
-	// Instances lists the copies, for the admin's view.
-	Instances() []InstanceInfo
-	// Draining reports that the world is shutting down.
-	Draining() bool
-
-	// Parties: a leader and the members they took in, across zones.
-
-	// Party returns the leader of name's party ("" if none) and its other
-	// members.
-	Party(name string) (leader string, members []string)
-	// PartyAdd takes member into leader's party (making one if needed),
-	// or returns the line that refuses it; a party holds at most max.
-	PartyAdd(leader, member string, max int) (refusal string)
-	// PartyRemove sends member out of leader's party; false if not in it.
-	PartyRemove(leader, member string) bool
-	// PartyLeave takes name out of its party; a leader's party ends.
-	PartyLeave(name string)
-	// PartyVitals publishes m as what its member's party sees of them;
-	// if it changed, every member is sent the party's Group.Info
-	// (Zone.GroupInfo). Adding, removing and leaving send it too.
-	PartyVitals(m PartyMember)
 }
 
 // Session is a player's connection as a zone sees it: an output sink. The
