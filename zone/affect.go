@@ -137,16 +137,20 @@ func (z *Zone) charPulse(c *Char) {
 		}
 	}
 	z.regen(c)
-	if c.pl != nil && len(c.pl.pending) > 0 && z.pulses.now >= c.lagUntil && c.pl.await == 0 {
-		line := c.pl.pending[0]
-		c.pl.pending = c.pl.pending[1:]
-		z.interpret(c, line)
+	if c.pl != nil && c.pl.backlog() && z.pulses.now >= c.lagUntil && c.pl.await == 0 {
+		if len(c.pl.chain) > 0 {
+			z.runChain(c)
+		} else {
+			line := c.pl.pending[0]
+			c.pl.pending = c.pl.pending[1:]
+			z.runLine(c, line)
+		}
 		if z.holds(c) && c.pl.sess != nil {
 			z.prompt(c)
 		}
 	}
 	if len(c.affects) == 0 && c.hp >= c.maxHP && c.mana >= c.maxM && c.mv >= c.maxMv &&
-		z.pulses.now >= c.lagUntil && (c.pl == nil || len(c.pl.pending) == 0) {
+		z.pulses.now >= c.lagUntil && (c.pl == nil || !c.pl.backlog()) {
 		c.ticker.cancel()
 	}
 }

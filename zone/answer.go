@@ -75,7 +75,7 @@ func (z *Zone) handleAnswer(m answerMsg) {
 func (z *Zone) release(c *Char) {
 	c.pl.await = 0
 	z.prompt(c)
-	if len(c.pl.pending) > 0 {
+	if c.pl.backlog() {
 		z.wake(c)
 	}
 }

@@ -117,6 +117,10 @@ type Player struct {
 	// pending holds lines typed while lagged or awaiting an answer, run as
 	// the lag ends or the answer comes.
 	pending []string
+	// chain holds the commands of a line that chained them (or ran an
+	// alias) still to run, in order, before anything in pending; they go
+	// with the player into another zone (runChain).
+	chain []string
 	// await names the answer (later) the last command waits for; 0 when
 	// none. Its prompt, and the lines typed after it, wait for it.
 	await uint64
@@ -151,6 +155,10 @@ func (c *Char) handOver() *Char {
 	*c = Char{rid: c.rid, name: c.name}
 	return nc
 }
+
+// backlog reports whether commands wait to run: lines typed meanwhile,
+// or the rest of a chain.
+func (p *Player) backlog() bool { return len(p.pending) > 0 || len(p.chain) > 0 }
 
 // maxPending caps the lines held while a character is lagged.
 const maxPending = 20

@@ -200,7 +200,7 @@ var sleepOK = map[string]bool{
 	"who": true, "help": true, "commands": true, "affects": true, "time": true, "color": true,
 	"colour": true, "screenreader": true, "brief": true, "vitals": true, "sshkey": true, "tell": true,
 	"reply": true, "abilities": true, "look": true, "sleep": true, "rest": true, "sit": true,
-	"group": true, "instances": true, "gsay": true, "gtell": true,
+	"group": true, "instances": true, "gsay": true, "gtell": true, "alias": true, "unalias": true,
 }
 
 // lookupAbility finds an ability by its name or an unambiguous start of it.

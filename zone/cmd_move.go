@@ -306,7 +306,7 @@ func (z *Zone) handleTransfer(m transferMsg) {
 			z.goLinkDead(c)
 		}
 		z.recalc(c)
-		if len(c.affects) > 0 || c.hp < c.maxHP || c.mana < c.maxM || c.mv < c.maxMv || len(c.pl.pending) > 0 {
+		if len(c.affects) > 0 || c.hp < c.maxHP || c.mana < c.maxM || c.mv < c.maxMv || c.pl.backlog() {
 			c.ticker = pulseHandle{}
 			z.wake(c)
 		}

@@ -9,4 +9,6 @@ var commTable = []command{
 	{name: "channels", fn: (*Zone).cmdChannels, usage: channelsUsage},
 	{name: "ignore", fn: (*Zone).cmdIgnore, usage: ignoreUsage},
 	{name: "afk", fn: (*Zone).cmdAFK, usage: afkUsage},
+	{name: "alias", fn: (*Zone).cmdAlias, usage: aliasUsage},
+	{name: "unalias", fn: (*Zone).cmdUnalias, usage: unaliasUsage},
 }

@@ -175,7 +175,7 @@ func (z *Zone) playerDies(v, by *Char) {
 	v.protected = z.pulses.now + z.pulsesOf(g.ProtectionSecs)
 	v.lagUntil = 0
 	if v.pl != nil {
-		v.pl.pending = nil
+		v.pl.pending, v.pl.chain = nil, nil
 	}
 	z.dirty(v)
 	if v.pl != nil {

@@ -119,7 +119,8 @@ func (z *Zone) bind(c *Char, s Session) {
 	p.sess = s
 	p.appliedSeq = 0
 	p.pending = nil // lines typed on an earlier connection are not this one's
-	p.await = 0     // an answer still owed comes with a prompt of its own
+	p.chain = nil
+	p.await = 0 // an answer still owed comes with a prompt of its own
 	p.linkDead = false
 	p.reap.cancel()
 	p.lastInput = time.Now()
@@ -197,7 +198,7 @@ func (z *Zone) goLinkDead(c *Char) {
 	}
 	p.linkDead = true
 	z.freeOut(p)
-	p.pending = nil // nobody is there to have typed them any more
+	p.pending, p.chain = nil, nil // nobody is there to have typed them any more
 	z.rosterOld = true
 	if c.room != nil {
 		z.presence(c.room, c, c, noticeLostLink)
@@ -237,7 +238,7 @@ func (z *Zone) handleInput(m inputMsg) {
 	}
 	p.commands++
 	z.dirty(c)
-	if z.pulses.now < c.lagUntil || len(c.pl.pending) > 0 || p.await != 0 {
+	if z.pulses.now < c.lagUntil || p.backlog() || p.await != 0 {
 		// Still recovering from an ability, or waiting for the answer to
 		// the last command: the line waits its turn.
 		if len(c.pl.pending) < maxPending {
@@ -249,7 +250,7 @@ func (z *Zone) handleInput(m inputMsg) {
 		z.wake(c)
 		return
 	}
-	z.interpret(c, m.line)
+	z.runLine(c, m.line)
 	if z.bySess[m.sess.ID()] == c {
 		z.prompt(c) // unless the command took c out of this zone
 	}
