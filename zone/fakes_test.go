@@ -26,6 +26,7 @@ type fakeShard struct {
 	*fakeRouting
 	*fakeInstancing
 	*fakeParties
+	admin *fakeAdmin
 	unfaked
 }
 
@@ -42,8 +43,12 @@ func newFakeShard() *fakeShard {
 		fakeRouting:    &fakeRouting{dir: d, pending: map[string]Session{}},
 		fakeInstancing: &fakeInstancing{},
 		fakeParties:    &fakeParties{members: map[string][]string{}},
+		admin:          &fakeAdmin{snoops: map[string]string{}},
 	}
 }
+
+// Admin is the fake of the server-wide admin roles.
+func (sh *fakeShard) Admin() Admin { return sh.admin }
 
 // Comm is the fake of talk across zones.
 func (*fakeShard) Comm() Comm { return fakeComm{} }
@@ -399,3 +404,67 @@ func (p *fakeParties) PartyLeave(name string) {
 }
 
 func (p *fakeParties) PartyVitals(PartyMember) {}
+
+// fakeAdmin is the Admin roles: a countdown kept for the test, bans and
+// snoops that are noted and answered at once, reports that say who asked.
+type fakeAdmin struct {
+	mu        sync.Mutex
+	countdown string // "by secs reason", "" if none
+	bans      []string
+	snoops    map[string]string // by -> target
+}
+
+func (a *fakeAdmin) Shutdown(by string, secs int, reason string, reboot bool) string {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.countdown != "" {
+		return "A countdown is already running."
+	}
+	a.countdown = fmt.Sprintf("%s %d %s", by, secs, reason)
+	return fmt.Sprintf("The countdown of %d seconds begins.", secs)
+}
+
+func (a *fakeAdmin) CancelShutdown(by string) string {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.countdown == "" {
+		return "No countdown is running."
+	}
+	a.countdown = ""
+	return "The countdown is cancelled."
+}
+
+func (a *fakeAdmin) Ban(by, target string, expires time.Time, reason string, done func(string)) {
+	a.mu.Lock()
+	a.bans = append(a.bans, target)
+	a.mu.Unlock()
+	done("Banned " + target + ".")
+}
+
+func (a *fakeAdmin) Unban(by, target string, done func(string)) { done("Unbanned " + target + ".") }
+
+func (a *fakeAdmin) Snoop(by, target string) (*Zone, string) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.snoops[by] = target
+	return nil, target + " is not here."
+}
+
+func (a *fakeAdmin) Unsnoop(by string) (string, *Zone) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	t := a.snoops[by]
+	delete(a.snoops, by)
+	return t, nil
+}
+
+func (a *fakeAdmin) Stat(by, name string, done func(string)) { done("stat of " + name + " for " + by) }
+func (a *fakeAdmin) Sessions(by string, done func(string))   { done("sessions for " + by) }
+func (a *fakeAdmin) SaveAll(by string, done func(string))    { done("saved for " + by) }
+
+// running is the countdown the host runs, "" if none.
+func (a *fakeAdmin) running() string {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.countdown
+}

@@ -117,3 +117,30 @@ func TestZone_EntryAsksTheHostForACopyUnlessItDrains(t *testing.T) {
 		t.Fatalf("Bravo was not told why the way stays shut:\n%s", b.String())
 	}
 }
+
+// An admin's shutdown starts the host's countdown and shows the admin
+// the host's answer; cancel stops it; a player who is no admin starts
+// nothing. The zone's host is the fakes alone.
+func TestZone_ShutdownIsTheHostsCountdown(t *testing.T) {
+	sh := newFakeShard()
+	z := fakeHostedZone(t, sh, "emberfall")
+	boss, pleb := newFakeSession(), newFakeSession()
+	z.Arrive(&CharRecord{Name: "Boss", Level: 1, Admin: true}, boss, "", "")
+	z.Arrive(&CharRecord{Name: "Pleb", Level: 1}, pleb, "", "")
+	z.DrainForTest()
+	z.InputForTest(pleb, 1, "shutdown 5")
+	if got := sh.admin.running(); got != "" {
+		t.Fatalf("a player who is no admin started a countdown: %q", got)
+	}
+	z.InputForTest(boss, 1, "shutdown 30 new areas")
+	if got := sh.admin.running(); got != "Boss 30 new areas" {
+		t.Fatalf("the host runs countdown %q, want Boss's of 30 s", got)
+	}
+	if !strings.Contains(boss.String(), "The countdown of 30 seconds begins.") {
+		t.Fatalf("Boss was not shown the host's answer:\n%s", boss.String())
+	}
+	z.InputForTest(boss, 2, "shutdown cancel")
+	if got := sh.admin.running(); got != "" {
+		t.Fatalf("the countdown runs on after cancel: %q", got)
+	}
+}
