@@ -1,6 +1,7 @@
 package zone
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"slices"
@@ -16,9 +17,10 @@ import (
 // rule is tested against small stand-ins, as net/textproto and x/net/http2
 // are, rather than a whole world. Each fake is safe for concurrent use.
 
-// fakeShard is a zone's host built from the fakes below. A role no fake
-// stands in for yet is the nil Shard beneath them: a test that reaches it
-// panics on a nil interface, which names the method it needs faked.
+// fakeShard is a zone's host built from the fakes below, one a role. A
+// method of Shard no fake has (one added since) falls to the nil Shard
+// beneath them: a test that reaches it panics on a nil interface, which
+// names the method to fake in its role.
 type fakeShard struct {
 	*fakeDirectory
 	*fakeSaving
@@ -26,6 +28,7 @@ type fakeShard struct {
 	*fakeRouting
 	*fakeInstancing
 	*fakeParties
+	*fakeAccounts
 	admin *fakeAdmin
 	unfaked
 }
@@ -43,6 +46,7 @@ func newFakeShard() *fakeShard {
 		fakeRouting:    &fakeRouting{dir: d, pending: map[string]Session{}},
 		fakeInstancing: &fakeInstancing{},
 		fakeParties:    &fakeParties{members: map[string][]string{}},
+		fakeAccounts:   &fakeAccounts{},
 		admin:          &fakeAdmin{snoops: map[string]string{}},
 	}
 }
@@ -119,6 +123,11 @@ func (s *fakeSaving) Checkpoint(b *SaveBatch) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.batches = append(s.batches, b)
+}
+
+// Backup reports a copy that was never written.
+func (s *fakeSaving) Backup(done func(path string, size int64, err error)) {
+	done("", 0, errors.New("no store in a fake"))
 }
 
 func (s *fakeSaving) ReserveItemIDs(n uint64) uint64 {
@@ -467,4 +476,32 @@ func (a *fakeAdmin) running() string {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	return a.countdown
+}
+
+// fakeAccounts is the Accounts role: every role change it is asked for
+// is kept and agreed to at once; keys and role lists are answered with a
+// line naming what was asked.
+type fakeAccounts struct {
+	mu      sync.Mutex
+	changes []RoleChange
+}
+
+func (a *fakeAccounts) SSHKeys(name, op, arg string, done func(string)) {
+	done("keys " + op + " for " + name)
+}
+
+func (a *fakeAccounts) ChangeRole(ch RoleChange, done func(string)) {
+	a.mu.Lock()
+	a.changes = append(a.changes, ch)
+	a.mu.Unlock()
+	done("Done: " + ch.Name + " " + ch.Role + ".")
+}
+
+func (a *fakeAccounts) RolesOf(name string, done func(string)) { done(name + " holds no role.") }
+
+// changed lists the role changes asked for so far.
+func (a *fakeAccounts) changed() []RoleChange {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return append([]RoleChange(nil), a.changes...)
 }

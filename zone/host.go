@@ -27,6 +27,9 @@ type Saving interface {
 	Checkpoint(b *SaveBatch)
 	// ReserveItemIDs returns the first of n fresh durable item ids.
 	ReserveItemIDs(n uint64) uint64
+	// Backup writes a consistent copy of the database off the zone
+	// goroutine and calls done (on another goroutine; it must only post).
+	Backup(done func(path string, size int64, err error))
 }
 
 // Content is the game's content as the host runs it: the snapshot every
@@ -105,4 +108,20 @@ type Parties interface {
 	// if it changed, every member is sent the party's Group.Info
 	// (Zone.GroupInfo). Adding, removing and leaving send it too.
 	PartyVitals(m PartyMember)
+}
+
+// Accounts does the work on players' accounts that an admin or the player
+// asks for, off the zone goroutine: keys and roles.
+type Accounts interface {
+	// SSHKeys lists, adds (arg is an authorized_keys line) or removes (arg
+	// is the 1-based number from the list) an account's SSH keys, off the
+	// zone goroutine, and calls done with what to tell the player.
+	SSHKeys(name, op, arg string, done func(reply string))
+	// ChangeRole grants or revokes a role off the zone goroutine, gives a
+	// player who is online the new roles (SetRoles), and calls done (which
+	// must only post) with what to tell the admin.
+	ChangeRole(ch RoleChange, done func(reply string))
+	// RolesOf calls done (which must only post) with a line saying what
+	// roles the named character holds.
+	RolesOf(name string, done func(reply string))
 }

@@ -144,3 +144,30 @@ func TestZone_ShutdownIsTheHostsCountdown(t *testing.T) {
 		t.Fatalf("the countdown runs on after cancel: %q", got)
 	}
 }
+
+// grant asks the host to change a role only once the zone has checked
+// it (a builder's zones exist), and shows the admin the host's answer
+// when it comes back by message. The zone's host is the fakes alone.
+func TestZone_GrantAsksTheHostOnlyWhatItChecked(t *testing.T) {
+	sh := newFakeShard()
+	z := fakeHostedZone(t, sh, "emberfall")
+	boss := newFakeSession()
+	z.Arrive(&CharRecord{Name: "Boss", Level: 1, Admin: true}, boss, "", "")
+	z.DrainForTest()
+	z.InputForTest(boss, 1, "grant bob builder atlantis")
+	if got := sh.changed(); len(got) != 0 {
+		t.Fatalf("a grant of a zone that does not exist reached the host: %+v", got)
+	}
+	if !strings.Contains(boss.String(), `There is no zone "atlantis"`) {
+		t.Fatalf("Boss was not told why:\n%s", boss.String())
+	}
+	z.InputForTest(boss, 2, "grant bob builder emberfall")
+	z.DrainForTest()
+	got := sh.changed()
+	if len(got) != 1 || got[0].Name != "bob" || got[0].Role != RoleBuilder || !got[0].Grant || strings.Join(got[0].Zones, ",") != "emberfall" || got[0].By != "Boss" {
+		t.Fatalf("the host was asked %+v, want Boss granting bob builder of emberfall", got)
+	}
+	if !strings.Contains(boss.String(), "Done: bob builder.") {
+		t.Fatalf("Boss was not shown the host's answer:\n%s", boss.String())
+	}
+}

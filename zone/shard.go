@@ -1,7 +1,9 @@
 package zone
 
 // Shard is what a zone needs of the world that hosts it: the roles of
-// host.go, and what is not yet split into one. The world implements it.
+// host.go, with the admin roles (admin.go) and talk across zones
+// (comm_shard.go) behind their own doors. The world implements it; zone
+// tests use the fakes of fakes_test.go.
 // Every method is safe to call from a zone goroutine and none of them
 // blocks on another zone.
 type Shard interface {
@@ -11,20 +13,7 @@ type Shard interface {
 	Routing
 	Instancing
 	Parties
-	// Backup writes a consistent copy of the database off the zone
-	// goroutine and calls done (on another goroutine; it must only post).
-	Backup(done func(path string, size int64, err error))
-	// SSHKeys lists, adds (arg is an authorized_keys line) or removes (arg
-	// is the 1-based number from the list) an account's SSH keys, off the
-	// zone goroutine, and calls done with what to tell the player.
-	SSHKeys(name, op, arg string, done func(reply string))
-	// ChangeRole grants or revokes a role off the zone goroutine, gives a
-	// player who is online the new roles (SetRoles), and calls done (which
-	// must only post) with what to tell the admin.
-	ChangeRole(ch RoleChange, done func(reply string))
-	// RolesOf calls done (which must only post) with a line saying what
-	// roles the named character holds.
-	RolesOf(name string, done func(reply string))
+	Accounts
 	// Admin is what admin commands need of the server.
 	Admin() Admin
 	// Comm is the world's side of channels and tells (comm_shard.go).
