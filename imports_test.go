@@ -136,6 +136,7 @@ var testMayImport = map[string]map[string]string{
 	"net/telnet":        {"net/telnet/telnettest": "a telnet package's own test helpers"},
 	"world":             {"world/dirtest": "the local directory runs the directory contract suite"},
 	"internal/genworld": {"content": "a generated world must load"},
+	"cmd/loadbot":       {"server/servertest": "a tiny gather run against a real server on a generated tree"},
 }
 
 // violation is one import across a wall.

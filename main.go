@@ -494,8 +494,9 @@ func genWorld(args []string, stdout, stderr io.Writer) int {
 	}
 	var tree genworld.TreeOptions
 	if *treeShape != "" {
-		if _, err := fmt.Sscanf(*treeShape, "%dx%d", &tree.Fanout, &tree.Depth); err != nil || tree.Depth == 0 {
-			fmt.Fprintf(stderr, "zonemud: genworld: -tree %q: want FANOUTxDEPTH, such as 9x4\n", *treeShape)
+		var err error
+		if tree, err = genworld.ParseTree(*treeShape); err != nil {
+			fmt.Fprintln(stderr, "zonemud:", err)
 			return 2
 		}
 	}

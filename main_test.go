@@ -304,6 +304,40 @@ func TestMain_GenWorldWritesAWorldCheckAccepts(t *testing.T) {
 	}
 }
 
+// genworld -tree writes the gathering workload's world, 9-ary and four
+// levels deep under the start room: 81 zones of 91 rooms under a hub of
+// ten, which check accepts; a shape out of range or not FANOUTxDEPTH is
+// refused before anything is written.
+func TestMain_GenWorldTreeCheckAccepts(t *testing.T) {
+	dir := t.TempDir()
+	areas := filepath.Join(dir, "tree")
+	var out, errb bytes.Buffer
+	if code := run([]string{"genworld", "-tree", "9x4", areas}, &out, &errb); code != 0 {
+		t.Fatalf("genworld -tree: %d %s", code, errb.String())
+	}
+	if !strings.Contains(out.String(), "7381 rooms in 82 zones") {
+		t.Errorf("genworld -tree said %q", out.String())
+	}
+	cfg := filepath.Join(dir, "config.toml")
+	if err := os.WriteFile(cfg, []byte(fmt.Sprintf("[server]\nareas_dir = %q\ndata_dir = %q\n", areas, filepath.Join(dir, "data"))), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out.Reset()
+	if code := run([]string{"check", "-config", cfg}, &out, &errb); code != 0 || !strings.Contains(out.String(), "82 zones, 7381 rooms") {
+		t.Fatalf("check of the tree: %d %q %q", code, out.String(), errb.String())
+	}
+	for _, bad := range []string{"9x4x", "10x4", "0x4", "9x0", "9x7", "9", "x4", "nine"} {
+		errb.Reset()
+		to := filepath.Join(dir, "bad")
+		if code := run([]string{"genworld", "-tree", bad, to}, &out, &errb); code == 0 || errb.Len() == 0 {
+			t.Errorf("genworld -tree %q: code %d, stderr %q", bad, code, errb.String())
+		}
+		if _, err := os.Stat(to); !os.IsNotExist(err) {
+			t.Errorf("genworld -tree %q wrote %s", bad, to)
+		}
+	}
+}
+
 // A backup taken while players play, by the command line and by an admin
 // in game, is a consistent database with everyone in it.
 func TestMain_LiveBackup(t *testing.T) {

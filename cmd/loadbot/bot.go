@@ -152,11 +152,14 @@ func (b *bot) prepare(ctx context.Context) bool {
 		}
 	}
 	if r.cfg.Tree.Depth > 0 {
+		// Only the next room's exits line is the answer: a refused step
+		// means the world is not the tree the bots were told of, and the
+		// bot fails instead of measuring where it does not belong.
 		for _, step := range r.cfg.Tree.TreePath(b.idx) {
-			spec := newSpec(Command{Line: step, Markers: moveMarkers})
+			spec := newSpec(Command{Line: step, Markers: []string{"Exits:"}})
 			if !b.do(ctx, &spec) {
 				if ctx.Err() == nil {
-					b.failure = "no answer on the way to its leaf: " + step
+					b.failure = "no way on to its leaf: " + step + " (is the world the tree of -tree?)"
 				}
 				return false
 			}

@@ -21,9 +21,9 @@
 // serves as a smoke test in scripts.
 //
 // The bot speaks only the player-facing contract: the login questions, the
-// exits line, the prompt, telnet EOR/GA. It imports no zonemud package, so
-// it measures what a client sees and keeps working whatever the server's
-// internals become.
+// exits line, the prompt, telnet EOR/GA. It imports no zonemud package but
+// internal/genworld (the ways down a generated tree), so it measures what a
+// client sees and keeps working whatever the server's internals become.
 //
 // Goroutines: Run's own; the monitor (with -pid or -metrics); per bot, one
 // that dials, logs in and then runs the timer-driven send loop, and one

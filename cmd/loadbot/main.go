@@ -9,6 +9,8 @@ import (
 	"os/signal"
 	"syscall"
 	"time"
+
+	"zonemud/internal/genworld"
 )
 
 // fdSlack is the descriptors a run needs beside one per bot (stdio, the CSV
@@ -62,6 +64,7 @@ func mainErr() int {
 	fs.IntVar(&cfg.Disrupt.Drop, "drop", 0, "`clients` that log in a third into the window and then all drop at once")
 	fs.IntVar(&cfg.Disrupt.Burst, "burst", 0, "`lines` one more client types in one write halfway into the window")
 	fs.StringVar(&cfg.CSV, "csv", "", "write every measured round trip to `file` (bot,unix_nanos,micros)")
+	treeShape := fs.String("tree", "", "the tree world's `FANOUTxDEPTH` (zonemud genworld -tree) for the gather scenario, instead of 9x4")
 	quiet := fs.Bool("quiet", false, "no progress lines on stderr")
 	asJSON := fs.Bool("json", false, "also print the summary as one JSON object, as the last line")
 	if err := fs.Parse(os.Args[1:]); err != nil {
@@ -88,6 +91,14 @@ func mainErr() int {
 			return 2
 		}
 		cfg.Path = path
+	}
+	if *treeShape != "" {
+		t, err := genworld.ParseTree(*treeShape)
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "loadbot: -tree: %v\n", err)
+			return 2
+		}
+		cfg.Tree = t
 	}
 	if *commands != "" {
 		list, cfg.Scenario, cfg.InOrder, cfg.Series = *commands, "", false, nil

@@ -56,6 +56,24 @@ type TreeOptions struct {
 	Depth  int // levels below the root, 1 to 6
 }
 
+// ParseTree reads a tree's shape written FANOUTxDEPTH ("9x4"), both in
+// range, and nothing else.
+func ParseTree(s string) (TreeOptions, error) {
+	f, d, ok := strings.Cut(s, "x")
+	fan, err1 := strconv.Atoi(f)
+	depth, err2 := strconv.Atoi(d)
+	t := TreeOptions{Fanout: fan, Depth: depth}
+	switch {
+	case !ok || err1 != nil || err2 != nil:
+		return TreeOptions{}, fmt.Errorf("genworld: tree %q: want FANOUTxDEPTH, such as 9x4", s)
+	case t.Depth < 1 || t.Depth > 6:
+		return TreeOptions{}, fmt.Errorf("genworld: a tree %d levels deep is out of range 1 to 6", t.Depth)
+	case t.Fanout < 1 || t.Fanout > len(TreeDirs):
+		return TreeOptions{}, fmt.Errorf("genworld: a tree of %d children a room is out of range 1 to %d", t.Fanout, len(TreeDirs))
+	}
+	return t, nil
+}
+
 // TreeDirs are the exits from a tree room to its children, in order:
 // child k of a room is through TreeDirs[k].
 var TreeDirs = [9]string{"north", "east", "south", "west", "northeast", "northwest", "southeast", "southwest", "down"}
@@ -96,10 +114,9 @@ func Generate(dir string, o Options) (Stats, error) {
 		return Stats{}, fmt.Errorf("genworld: a tree %d levels deep is out of range 1 to 6", o.Tree.Depth)
 	case tree && (o.Tree.Fanout < 1 || o.Tree.Fanout > len(TreeDirs)):
 		return Stats{}, fmt.Errorf("genworld: a tree of %d children a room is out of range 1 to %d", o.Tree.Fanout, len(TreeDirs))
-	case tree:
-	case o.Rooms < 1 || o.Rooms > 1_000_000:
+	case !tree && (o.Rooms < 1 || o.Rooms > 1_000_000):
 		return Stats{}, fmt.Errorf("genworld: %d rooms is out of range 1 to 1000000", o.Rooms)
-	case o.RoomsPerZone < 1 || o.RoomsPerZone > 10_000:
+	case !tree && (o.RoomsPerZone < 1 || o.RoomsPerZone > 10_000):
 		return Stats{}, fmt.Errorf("genworld: %d rooms per zone is out of range 1 to 10000", o.RoomsPerZone)
 	case len(o.Game) == 0:
 		return Stats{}, errors.New("genworld: no game.toml to start from")
@@ -107,9 +124,11 @@ func Generate(dir string, o Options) (Stats, error) {
 	if err := emptyDir(dir); err != nil {
 		return Stats{}, err
 	}
-	w := build(o)
+	var w *world
 	if tree {
 		w = buildTree(o)
+	} else {
+		w = build(o)
 	}
 	game, err := pointGame(o.Game, w.rooms[0].ref)
 	if err != nil {

@@ -174,3 +174,33 @@ func TestGenerate_TreeLoadsAndEveryPathEndsAtItsLeaf(t *testing.T) {
 		t.Fatal("the root has a way up")
 	}
 }
+
+// A tree ignores Rooms and RoomsPerZone, so a tree asked for with them
+// zero is written; without a game.toml it is refused like a grid.
+func TestGenerate_TreeNeedsNoRoomCountButAGame(t *testing.T) {
+	o := starter(t)
+	o.Rooms, o.RoomsPerZone = 0, 0
+	o.Tree = TreeOptions{Fanout: 2, Depth: 3}
+	st, err := Generate(filepath.Join(t.TempDir(), "t"), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Rooms != 1+2+4+8 || st.Zones != 1+4 {
+		t.Errorf("wrote %d rooms in %d zones, want 15 in 5", st.Rooms, st.Zones)
+	}
+	o.Game = nil
+	if _, err := Generate(filepath.Join(t.TempDir(), "u"), o); err == nil {
+		t.Error("a tree without a game.toml accepted")
+	}
+}
+
+func TestParseTree(t *testing.T) {
+	if got, err := ParseTree("9x4"); err != nil || got != (TreeOptions{Fanout: 9, Depth: 4}) {
+		t.Errorf("9x4: %+v, %v", got, err)
+	}
+	for _, bad := range []string{"", "9x4x", "9x 4", "10x4", "0x4", "9x0", "9x7", "9", "x4", "nine", "-1x4"} {
+		if got, err := ParseTree(bad); err == nil {
+			t.Errorf("%q accepted as %+v", bad, got)
+		}
+	}
+}

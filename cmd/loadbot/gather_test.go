@@ -1,0 +1,56 @@
+package main
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"zonemud/internal/genworld"
+	"zonemud/server/servertest"
+)
+
+// A tiny gather run against a real server on a generated tree: every bot
+// walks to its own leaf over real telnet, crossing zones on the way, and
+// every look, say, up and down after that is answered (a down at a leaf
+// is answered by its refusal), with nobody cut off.
+func TestRun_GatherOnARealTree(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a server")
+	}
+	tree := genworld.TreeOptions{Fanout: 3, Depth: 3} // 27 leaves; zones of 4 rooms under a hub of 4
+	cfg := servertest.Config(t)
+	cfg.Server.AreasDir = filepath.Join(t.TempDir(), "tree")
+	gameToml, err := os.ReadFile(filepath.Join(servertest.Root(), "areas", "game.toml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := genworld.Generate(cfg.Server.AreasDir, genworld.Options{Game: gameToml, Tree: tree})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Zones != 1+9 || st.Rooms != 1+3+9+27 {
+		t.Fatalf("wrote %d rooms in %d zones, want 40 in 10", st.Rooms, st.Zones)
+	}
+	srv := servertest.Start(t, cfg)
+
+	sc, ok := scenarioByName("gather")
+	if !ok {
+		t.Fatal("no gather scenario")
+	}
+	lc := testConfig(srv.TelnetAddr())
+	lc.Bots = 12
+	lc.Every = 100 * time.Millisecond
+	lc.Duration = 2 * time.Second
+	lc.ReplyTimeout = 20 * time.Second
+	lc.LoginTimeout = 30 * time.Second
+	lc.QuitWait = 10 * time.Second
+	lc.Scenario, lc.Tree = sc.Name, tree
+	lc.Commands = mustCommands(sc.Commands)
+	s := runWithin(t, context.Background(), lc, 2*time.Minute)
+	checkHealthy(t, s, lc)
+	if s.Walked != int64(lc.Bots*tree.Depth) {
+		t.Errorf("walked %d steps on the way to the leaves, want %d", s.Walked, lc.Bots*tree.Depth)
+	}
+}
