@@ -80,18 +80,18 @@ func importWorld(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	for _, z := range res.Zones {
-		fmt.Fprintf(stdout, "zone %d %s: %d rooms, %d mobs, %d items, %d resets (%d approximated, %d dropped, %d broken references)\n",
-			z.Vnum, z.File, z.Rooms, z.Mobs, z.Items, z.Resets, z.Approximated, z.Dropped, z.Broken)
+		fmt.Fprintf(stdout, "zone %d %s: %d rooms, %d mobs, %d items, %d resets, %d shops (%d approximated, %d dropped, %d broken references)\n",
+			z.Vnum, z.File, z.Rooms, z.Mobs, z.Items, z.Resets, z.Shops, z.Approximated, z.Dropped, z.Broken)
 	}
 	for _, n := range res.Notes {
 		if n.Kind == circle.KindError {
 			fmt.Fprintln(stderr, "error:", n)
 		}
 	}
-	fmt.Fprintf(stdout, "imported %d zones, %d rooms, %d mobs, %d items, %d resets from %s into %s; players start in %s\n",
-		len(res.Zones), res.Rooms, res.Mobs, res.Items, res.Resets, src, out, res.Start)
-	fmt.Fprintf(stdout, "not converted: %d triggers, %d quests, %d shops; %d records did not read; see %s/IMPORT.md\n",
-		res.Triggers, res.Quests, res.Shops, res.SourceErr, out)
+	fmt.Fprintf(stdout, "imported %d zones, %d rooms, %d mobs, %d items, %d resets, %d of %d shops from %s into %s; players start in %s\n",
+		len(res.Zones), res.Rooms, res.Mobs, res.Items, res.Resets, res.Shops, res.ShopsSeen, src, out, res.Start)
+	fmt.Fprintf(stdout, "not converted: %d triggers, %d quests; %d records did not read; see %s/IMPORT.md\n",
+		res.Triggers, res.Quests, res.SourceErr, out)
 	cfg, err := config.Load(defaultConfig, "")
 	if err != nil {
 		fmt.Fprintln(stderr, "zonemud: import:", err)

@@ -56,7 +56,8 @@ type Result struct {
 	Items     int
 	Resets    int
 	Triggers  int
-	Shops     int
+	Shops     int // converted
+	ShopsSeen int // read from the source
 	Quests    int
 	SourceErr int // records refused as unreadable
 }
@@ -78,6 +79,9 @@ type conv struct {
 	// trigger attachments: trigger vnum -> where
 	trigUse       map[int][]string
 	trigConverted map[int]bool
+	// shops by keeper mob vnum, and those written
+	shopOf    map[int]*Shop
+	shopsDone []convertedShop
 }
 
 type outZone struct {
@@ -118,6 +122,7 @@ func Convert(w *World, o Options) (*Result, error) {
 	}
 	c := &conv{w: w, o: o, byVn: map[int]*outZone{}, roomZone: map[int]*outZone{}, mobZone: map[int]*outZone{}, objZone: map[int]*outZone{}, doorState: map[[2]int]int{}, trigUse: map[int][]string{}, trigConverted: map[int]bool{}}
 	c.placeZones()
+	c.placeShops()
 	res := &Result{Files: map[string][]byte{}}
 	start, err := c.startRoom()
 	if err != nil {
@@ -156,8 +161,10 @@ func Convert(w *World, o Options) (*Result, error) {
 		res.Mobs += z.stat.Mobs
 		res.Items += z.stat.Items
 		res.Resets += z.stat.Resets
+		res.Shops += z.stat.Shops
 	}
-	res.Triggers, res.Shops, res.Quests = len(w.Triggers), len(w.Shops), len(w.Quests)
+	res.Triggers, res.Quests = len(w.Triggers), len(w.Quests)
+	res.ShopsSeen = len(w.Shops)
 	res.Notes = append(append([]Note(nil), w.Notes...), c.notes...)
 	for _, n := range res.Notes {
 		if n.Kind == KindError {

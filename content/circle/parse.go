@@ -134,13 +134,13 @@ type World struct {
 	Objs     map[int]*Obj
 	Zones    map[int]*Zone
 	Triggers map[int]*Trigger
-	Shops    []at // shop records seen, listed until shops convert
+	Shops    map[int]*Shop
 	Quests   []at // quest records seen, listed
 	Notes    []Note
 }
 
 func newWorld() *World {
-	return &World{Rooms: map[int]*Room{}, Mobs: map[int]*Mob{}, Objs: map[int]*Obj{}, Zones: map[int]*Zone{}, Triggers: map[int]*Trigger{}}
+	return &World{Rooms: map[int]*Room{}, Mobs: map[int]*Mob{}, Objs: map[int]*Obj{}, Zones: map[int]*Zone{}, Triggers: map[int]*Trigger{}, Shops: map[int]*Shop{}}
 }
 
 func (w *World) note(file string, line int, kind, format string, args ...any) {
@@ -706,16 +706,4 @@ func (w *World) readTriggers(file string, data []byte) {
 		}
 		return nil
 	})
-}
-
-// readShops notes the shops of a .shp file: they are listed in the report
-// until zonemud has shops to convert them to.
-func (w *World) readShops(file string, data []byte) {
-	r := newReader(file, data)
-	for i, l := range r.lines {
-		t := strings.TrimSpace(l)
-		if strings.HasPrefix(t, "#") && strings.HasSuffix(t, "~") {
-			w.Shops = append(w.Shops, at{file, i + 1})
-		}
-	}
 }

@@ -18,14 +18,14 @@ func report(w *World, c *conv, res *Result) []byte {
 		"in the source world.\n\n")
 	fmt.Fprintf(&b, "Start room: `%s`.\n\n", res.Start)
 	b.WriteString("## Zones\n\n")
-	b.WriteString("| zone | file | rooms | mobs | items | resets | approximated | dropped | broken | errors |\n")
-	b.WriteString("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n")
+	b.WriteString("| zone | file | rooms | mobs | items | resets | shops | approximated | dropped | broken | errors |\n")
+	b.WriteString("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n")
 	for _, z := range res.Zones {
-		fmt.Fprintf(&b, "| %d %s | `%s` | %d | %d | %d | %d | %d | %d | %d | %d |\n",
-			z.Vnum, mdCell(z.Name), z.File, z.Rooms, z.Mobs, z.Items, z.Resets, z.Approximated, z.Dropped, z.Broken, z.Errs)
+		fmt.Fprintf(&b, "| %d %s | `%s` | %d | %d | %d | %d | %d | %d | %d | %d | %d |\n",
+			z.Vnum, mdCell(z.Name), z.File, z.Rooms, z.Mobs, z.Items, z.Resets, z.Shops, z.Approximated, z.Dropped, z.Broken, z.Errs)
 	}
-	fmt.Fprintf(&b, "\nIn all: %d zones, %d rooms, %d mobs, %d items, %d resets; %d triggers (%d converted to Lua), %d quests and %d shops listed to rewrite.\n\n",
-		len(res.Zones), res.Rooms, res.Mobs, res.Items, res.Resets, res.Triggers, len(c.trigConverted), res.Quests, res.Shops)
+	fmt.Fprintf(&b, "\nIn all: %d zones, %d rooms, %d mobs, %d items, %d resets, %d of %d shops; %d triggers (%d converted to Lua) and %d quests listed to rewrite.\n\n",
+		len(res.Zones), res.Rooms, res.Mobs, res.Items, res.Resets, res.Shops, res.ShopsSeen, res.Triggers, len(c.trigConverted), res.Quests)
 	b.WriteString("## What maps to what\n\n" + mapping + "\n")
 
 	byZone := map[int][]Note{}
@@ -89,12 +89,17 @@ func report(w *World, c *conv, res *Result) []byte {
 	for _, q := range w.Quests {
 		fmt.Fprintf(&b, "- %s:%d\n", q.File, q.Line)
 	}
-	b.WriteString("\n## Shops: not converted yet\n\n")
-	if len(w.Shops) == 0 {
-		b.WriteString("None.\n")
+	b.WriteString("\n## Shops\n\nEach converted shop is the `shop` table of its keeper. The messages below have\n" +
+		"no zonemud equivalent (the keepers say their own lines); rewrite them in a script\n" +
+		"if they matter. Shops left out are in the notes above.\n\n")
+	if len(c.shopsDone) == 0 {
+		b.WriteString("None converted.\n")
 	}
-	for _, s := range w.Shops {
-		fmt.Fprintf(&b, "- %s:%d\n", s.File, s.Line)
+	for _, d := range c.shopsDone {
+		fmt.Fprintf(&b, "- shop %d (%s:%d), kept by `%s`:\n", d.s.Vnum, d.s.File, d.s.Line, d.keeper)
+		for i, m := range d.s.Messages {
+			fmt.Fprintf(&b, "  - %s: %s\n", shopMessages[i], mdCode(oneLine(mustText(m))))
+		}
 	}
 	return []byte(b.String())
 }
@@ -105,6 +110,18 @@ func mustText(s string) string {
 }
 
 func mdCell(s string) string { return strings.ReplaceAll(stripMarkup(s), "|", "\\|") }
+
+// mdCode quotes text as Markdown code, whatever backticks it holds.
+func mdCode(s string) string {
+	if s == "" {
+		return "(none)"
+	}
+	fence := "`"
+	for strings.Contains(s, fence) {
+		fence += "`"
+	}
+	return fence + " " + s + " " + fence
+}
 
 func mdText(s string) string { return strings.ReplaceAll(s, "\n", " ") }
 
@@ -135,6 +152,14 @@ const mapping = `- Rooms: name, description and extra descriptions as written; t
   zonemud counts the copies of one reset line). If-flags on M, O and D are
   dropped (every line runs); G and E follow their M, P its O. R, T and V are
   listed. Lifespan becomes reset_secs; mode 0 never resets.
+- Shops: the shop table of the keeper mob. Products are stock that never
+  runs out (what G resets give the keeper is sold too, as the engine sells
+  it); the buy and sell profits are buy_factor and sell_factor (without the
+  engine's charisma adjustment); trade types become the item types they
+  converted to (keywords after a type are dropped: it buys the whole type);
+  the two opening windows become one (open, close). Messages, temper, the
+  shop flags, the trade-with flags and the shop's rooms (a zonemud keeper
+  trades wherever it stands) are listed. The keeper's purse has no bottom.
 - Colour: @x and \tx codes become {x} markup; codes with no markup
   (backgrounds, blink) are taken out and listed.
 `

@@ -157,6 +157,7 @@ func (c *conv) writeMob(b *strings.Builder, z *outZone, m *Mob) {
 		fmt.Fprintf(b, "script = %s\n", multi(lua))
 	}
 	c.trigNotes(m.at, z, what, fmt.Sprintf("mob %d (%s)", m.Vnum, z.id), m.Trigs, converted)
+	c.writeShop(b, z, m)
 }
 
 func sortedStrings[V any](m map[string]V) []string {
