@@ -68,8 +68,10 @@ func TestImport_CheckPassesAndOutIsProtected(t *testing.T) {
 // Temple (3001), takes the key the zone reset left in the square, unlocks
 // and opens the converted iron gate, walks through it into the other
 // zone, where the guard's speech trigger and the tower's greeting run as
-// Lua, kills the converted rat behind the storeroom door, and dies in the
-// death trap.
+// Lua, kills the converted rat behind the storeroom door, takes the gold
+// from the chest there, buys bread from the priest's converted shop and
+// sells it back (the shop buys food, not keys), and dies in the death
+// trap.
 func TestImport_ServedWorldCanBeWalked(t *testing.T) {
 	cfg := servertest.Config(t)
 	cfg.Server.AreasDir = importFixture(t)
@@ -103,7 +105,20 @@ func TestImport_ServedWorldCanBeWalked(t *testing.T) {
 	p.Send("kill rat")
 	p.ExpectWithin("is DEAD!", 25*2500*time.Millisecond)
 	p.Expect("> ")
-	for _, dir := range []string{"south", "east", "east", "east"} {
+	// The chest the P resets filled holds the gold that pays the priest,
+	// whose converted shop (shp/30.shp) sells the bread it makes.
+	p.DoExpect("open chest", "open")
+	p.DoExpect("get coins chest", "25 gold")
+	for _, dir := range []string{"south", "east"} {
+		p.Do(dir)
+	}
+	p.DoExpect("south", "The Temple of the Lantern")
+	p.DoExpect("list", "a loaf of bread")
+	p.DoExpect("buy bread", "You buy a loaf of bread for 3 gold.")
+	p.DoExpect("inventory", "a loaf of bread")
+	p.DoExpect("sell bread", "1 gold")
+	p.DoExpect("sell key", "does not buy that kind of thing")
+	for _, dir := range []string{"north", "east", "east"} {
 		p.Do(dir)
 	}
 	p.DoExpect("down", "You have walked into a death trap.")
