@@ -68,6 +68,7 @@ type bot struct {
 
 	rng       *rand.Rand // sender only
 	lastDir   string     // sender only: the way the last step went
+	sayBuf    []byte     // sender only: a stamped say
 	sendStats struct {   // sender only
 		sent, timeouts, skipped int64
 	}
@@ -255,6 +256,7 @@ func (b *bot) login(ctx context.Context) bool {
 	b.br = bufio.NewReaderSize(conn, readBufSize)
 	b.s.keep = true
 	b.s.trackExits = b.r.trackExits
+	b.s.hear = b.r.cfg.Hear
 	fail := func(reason, example string) bool {
 		if ctx.Err() == nil {
 			b.failure, b.failureExample = reason, example
@@ -489,6 +491,10 @@ func (b *bot) sendSpec(c *cmdSpec) bool {
 		line = b.pickExit()
 	}
 	now := r.mono()
+	if c.say && r.cfg.Hear {
+		b.sayBuf = appendStamp(append(b.sayBuf[:0], bytes.TrimRight(line, "\r\n")...), now)
+		line = append(b.sayBuf, "\r\n"...)
+	}
 	inWin := r.inWindow(now)
 	v := now << 1
 	if inWin {
@@ -659,6 +665,12 @@ func (b *bot) read() {
 		prompts := b.s.feed(chunk)
 		b.br.Discard(len(chunk))
 		b.takeExits()
+		for _, t := range b.s.heard {
+			if r.inWindow(t) {
+				r.heard.record(time.Duration(now - t))
+			}
+		}
+		b.s.heard = b.s.heard[:0]
 		b.flushReply() // a failed write shows up as a failed read
 		if b.s.answered {
 			prompts--

@@ -14,12 +14,14 @@ import (
 // A tiny gather run against a real server on a generated tree: every bot
 // walks to its own leaf over real telnet, crossing zones on the way, and
 // every look, say, up and down after that is answered (a down at a leaf
-// is answered by its refusal), with nobody cut off.
+// is answered by its refusal), with nobody cut off, and the says are heard
+// by the others in the room.
 func TestRun_GatherOnARealTree(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts a server")
 	}
-	tree := genworld.TreeOptions{Fanout: 3, Depth: 3} // 27 leaves; zones of 4 rooms under a hub of 4
+	// 9 leaves for 12 bots: three leaves hold two, so says are heard.
+	tree := genworld.TreeOptions{Fanout: 3, Depth: 2}
 	cfg := servertest.Config(t)
 	cfg.Server.AreasDir = filepath.Join(t.TempDir(), "tree")
 	gameToml, err := os.ReadFile(filepath.Join(servertest.Root(), "areas", "game.toml"))
@@ -30,8 +32,8 @@ func TestRun_GatherOnARealTree(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if st.Zones != 1+9 || st.Rooms != 1+3+9+27 {
-		t.Fatalf("wrote %d rooms in %d zones, want 40 in 10", st.Rooms, st.Zones)
+	if st.Zones != 1+9 || st.Rooms != 1+3+9 {
+		t.Fatalf("wrote %d rooms in %d zones, want 13 in 10", st.Rooms, st.Zones)
 	}
 	srv := servertest.Start(t, cfg)
 
@@ -46,11 +48,14 @@ func TestRun_GatherOnARealTree(t *testing.T) {
 	lc.ReplyTimeout = 20 * time.Second
 	lc.LoginTimeout = 30 * time.Second
 	lc.QuitWait = 10 * time.Second
-	lc.Scenario, lc.Tree = sc.Name, tree
+	lc.Scenario, lc.Tree, lc.Hear = sc.Name, tree, sc.Hear
 	lc.Commands = mustCommands(sc.Commands)
 	s := runWithin(t, context.Background(), lc, 2*time.Minute)
 	checkHealthy(t, s, lc)
 	if s.Walked != int64(lc.Bots*tree.Depth) {
 		t.Errorf("walked %d steps on the way to the leaves, want %d", s.Walked, lc.Bots*tree.Depth)
+	}
+	if h := s.Heard; h.Count == 0 || !(0 < h.P50 && h.P50 <= h.P99 && h.P99 <= h.Max) {
+		t.Errorf("heard %+v: want the says other bots read, in order", h)
 	}
 }

@@ -65,6 +65,7 @@ func mainErr() int {
 	fs.IntVar(&cfg.Disrupt.Burst, "burst", 0, "`lines` one more client types in one write halfway into the window")
 	fs.StringVar(&cfg.CSV, "csv", "", "write every measured round trip to `file` (bot,unix_nanos,micros)")
 	treeShape := fs.String("tree", "", "the tree world's `FANOUTxDEPTH` (zonemud genworld -tree) for the gather scenario, instead of 9x4")
+	hear := fs.Bool("hear", false, "stamp every say and report how long other bots take to hear it (on in gather)")
 	quiet := fs.Bool("quiet", false, "no progress lines on stderr")
 	asJSON := fs.Bool("json", false, "also print the summary as one JSON object, as the last line")
 	if err := fs.Parse(os.Args[1:]); err != nil {
@@ -84,6 +85,11 @@ func mainErr() int {
 	}
 	list := sc.Commands
 	cfg.Scenario, cfg.Walk, cfg.InOrder, cfg.Series, cfg.Tree = sc.Name, sc.Walk, sc.InOrder, sc.Series, sc.Tree
+	if *hear {
+		cfg.Hear = true
+	} else {
+		cfg.Hear = sc.Hear
+	}
 	if sc.Path != "" {
 		path, err := ParseCommands(sc.Path)
 		if err != nil {

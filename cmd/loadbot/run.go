@@ -35,6 +35,10 @@ type Config struct {
 	// Tree, if its Depth is set, sends bot i after the path to leaf i of a
 	// tree world (zonemud genworld -tree), one step a level.
 	Tree genworld.TreeOptions
+	// Hear stamps every say with the time it was sent, and every bot that
+	// hears another's say in the window records how long it took to reach
+	// it (Summary.Heard).
+	Hear bool
 	// InOrder: each round types every command in order (Scenario.InOrder).
 	InOrder bool
 	// Series: command line -> series name (Scenario.Series).
@@ -155,6 +159,7 @@ type run struct {
 	winStart, winEnd atomic.Int64
 
 	rtt      histogram    // round trips of commands sent in the window
+	heard    histogram    // with Hear: from a say sent in the window to each other bot reading it
 	loggedIn atomic.Int32 // bots logged in so far
 	path     []cmdSpec    // Path, ready to send; shared read-only
 	series   []*series    // by name; shared, counted atomically
@@ -173,6 +178,7 @@ type cmdSpec struct {
 	exit    bool     // a step through a random exit
 	markers [][]byte // see Command.Markers
 	series  *series  // counted on its own too; nil for most
+	say     bool     // a say: stamped with Config.Hear
 }
 
 func newSpec(c Command) cmdSpec {
@@ -180,6 +186,8 @@ func newSpec(c Command) cmdSpec {
 	if !s.exit {
 		s.line = []byte(c.Line + "\r\n")
 	}
+	l := strings.ToLower(c.Line)
+	s.say = strings.HasPrefix(l, "say ") || strings.HasPrefix(l, "'")
 	for _, m := range c.Markers {
 		s.markers = append(s.markers, []byte(m))
 	}
@@ -378,6 +386,8 @@ func (r *run) summarize(bots []*bot, measured time.Duration) *Summary {
 		Measured:  measured,
 		Attempted: len(bots),
 		RoundTrip: r.rtt.latency(),
+		Hear:      r.cfg.Hear,
+		Heard:     r.heard.latency(),
 	}
 	tally := failureTally{}
 	logins := make([]time.Duration, 0, len(bots))

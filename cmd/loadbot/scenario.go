@@ -115,6 +115,9 @@ type Scenario struct {
 	Path string
 	// Tree sends bot i to leaf i of a tree world (see Config.Tree).
 	Tree genworld.TreeOptions
+	// Hear stamps says and measures how long others take to hear them
+	// (see Config.Hear).
+	Hear bool
 	// InOrder makes each round type every command, in order, each as soon
 	// as the one before is answered, a round every -every; without it a
 	// bot types one command at random every -every.
@@ -163,6 +166,7 @@ var Scenarios = []Scenario{
 			"goes up or down at random: up and down drift bots into the upper rooms and the down spine in packs",
 		Commands: "look,say hello,up,down",
 		Tree:     genworld.TreeOptions{Fanout: 9, Depth: 4},
+		Hear:     true,
 	},
 	{
 		Name:     "walk",

@@ -178,8 +178,10 @@ type Summary struct {
 	PerSec      float64
 	TargetRate  float64 // commands per second the logged-in bots aim at
 	RoundTrip   Latency
-	Unsolicited int64 // prompts in the window that answered no command
-	Disconnects int   // connections the server dropped after login
+	Hear        bool    // says were stamped (Config.Hear)
+	Heard       Latency // from a say sent to each other bot reading it
+	Unsolicited int64   // prompts in the window that answered no command
+	Disconnects int     // connections the server dropped after login
 
 	Walked    int64 // steps the bots walked away from the start room before the window
 	ByKey     int   // SSH: bots the key logged in
@@ -255,6 +257,10 @@ func (s *Summary) Text() string {
 	b.WriteByte('\n')
 	fmt.Fprintf(&b, "round trip: p50 %s p90 %s p99 %s max %s\n",
 		ms(s.RoundTrip.P50), ms(s.RoundTrip.P90), ms(s.RoundTrip.P99), ms(s.RoundTrip.Max))
+	if s.Hear {
+		fmt.Fprintf(&b, "heard: %d says read by others, p50 %s p90 %s p99 %s max %s\n",
+			s.Heard.Count, ms(s.Heard.P50), ms(s.Heard.P90), ms(s.Heard.P99), ms(s.Heard.Max))
+	}
 	for _, sr := range s.Series {
 		fmt.Fprintf(&b, "%s: %d answered, p50 %s p90 %s p99 %s max %s; %d refused\n",
 			sr.Name, sr.Latency.Count, ms(sr.Latency.P50), ms(sr.Latency.P90), ms(sr.Latency.P99), ms(sr.Latency.Max), sr.Refused)
@@ -427,6 +433,11 @@ func (s *Summary) JSON() ([]byte, error) {
 		dis = &disruptions{d.Slow, d.SlowLoggedIn, d.SlowCut, d.SlowCutAfter.json(), d.Drop, d.DropLoggedIn, d.DropFailed,
 			d.DropLogins.json(), d.Burst, d.BurstAnswered, float64(d.BurstLast) / float64(time.Millisecond), d.BurstInOrder}
 	}
+	var heard *jsonLatency
+	if s.Hear {
+		h := s.Heard.json()
+		heard = &h
+	}
 	return json.Marshal(struct {
 		Addr          string       `json:"addr"`
 		Scenario      string       `json:"scenario"`
@@ -449,6 +460,7 @@ func (s *Summary) JSON() ([]byte, error) {
 		PerSec        float64      `json:"per_sec"`
 		TargetRate    float64      `json:"target_per_sec"`
 		RoundTrip     jsonLatency  `json:"round_trip"`
+		Heard         *jsonLatency `json:"heard,omitempty"`
 		Unsolicited   int64        `json:"unsolicited_prompts"`
 		Disconnects   int          `json:"disconnects"`
 		Walked        int64        `json:"walked"`
@@ -463,7 +475,7 @@ func (s *Summary) JSON() ([]byte, error) {
 	}{
 		s.Addr, s.Scenario, s.SSH, s.Bots, float64(s.Every) / float64(time.Millisecond), s.Measured.Seconds(),
 		s.Attempted, s.Connected, s.ConnFailures, s.LoginFailures, s.LoggedIn, s.Login.json(), reasons,
-		s.Sent, s.Answered, s.Timeouts, s.Lost, s.Skipped, s.PerSec, s.TargetRate, s.RoundTrip.json(),
+		s.Sent, s.Answered, s.Timeouts, s.Lost, s.Skipped, s.PerSec, s.TargetRate, s.RoundTrip.json(), heard,
 		s.Unsolicited, s.Disconnects, s.Walked, s.ByKey, s.KeysAdded, s.Quits, s.NoFarewell, s.Farewell.json(), sers, dis, srv,
 	})
 }

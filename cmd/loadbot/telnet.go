@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"strconv"
 	"strings"
 )
 
@@ -180,6 +181,11 @@ type stream struct {
 	inEsc      bool   // inside an escape sequence
 	exits      []string
 	sawExits   bool // an exits line ended during the current feed
+
+	// Hearing: with hear, the stamps of other players' says read in
+	// lines are collected in heard (the caller takes them after a feed).
+	hear  bool
+	heard []int64
 }
 
 // maxMarker bounds an answer marker's length.
@@ -230,7 +236,7 @@ func (s *stream) onText(p []byte) {
 	if s.armed && !s.matched {
 		s.scan(p)
 	}
-	if s.trackExits {
+	if s.trackExits || s.hear {
 		s.lines(p)
 	}
 	if s.keep {
@@ -319,6 +325,15 @@ func (s *stream) lines(p []byte) {
 
 func (s *stream) endLine() {
 	defer func() { s.line = s.line[:0] }()
+	if s.hear {
+		if t, ok := stampIn(s.line); ok {
+			s.heard = append(s.heard, t)
+			return
+		}
+	}
+	if !s.trackExits {
+		return
+	}
 	rest, ok := bytes.CutPrefix(bytes.TrimSpace(s.line), []byte("Exits:"))
 	if !ok {
 		return
@@ -336,6 +351,37 @@ func (s *stream) endLine() {
 		s.exits = append(s.exits, w)
 	}
 	s.sawExits = true
+}
+
+// A say's stamp: the time it was sent, run.mono() in decimal between two
+// stampMarks, at the end of what was said ("say hello zz12345zz").
+const stampMark = "zz"
+
+// appendStamp appends the stamp of time t to a say's text.
+func appendStamp(b []byte, t int64) []byte {
+	b = append(b, " "+stampMark...)
+	b = strconv.AppendInt(b, t, 10)
+	return append(b, stampMark...)
+}
+
+// stampIn finds the stamp of another player's say in a line ("Botab says,
+// 'hello zz12345zz'"); the speaker's own echo ("You say, ...") is not one.
+func stampIn(line []byte) (int64, bool) {
+	i := bytes.Index(line, []byte(" says, '"))
+	if i < 0 || bytes.HasPrefix(bytes.TrimSpace(line), []byte("You ")) {
+		return 0, false
+	}
+	rest := line[i:]
+	j := bytes.LastIndex(rest, []byte(stampMark))
+	if j < 0 {
+		return 0, false
+	}
+	k := bytes.LastIndex(rest[:j], []byte(stampMark))
+	if k < 0 {
+		return 0, false
+	}
+	t, err := strconv.ParseInt(string(rest[k+len(stampMark):j]), 10, 64)
+	return t, err == nil && t > 0
 }
 
 // sent records that the bot wrote a line while logging in: what came before

@@ -236,3 +236,17 @@ func TestStream_Exits(t *testing.T) {
 		})
 	}
 }
+
+// A say's stamp is read back from another player's say, never from the
+// speaker's own echo or a line without one, across runs of text.
+func TestStream_HearsStamps(t *testing.T) {
+	s := &stream{hear: true}
+	say := appendStamp([]byte("hello"), 123456789)
+	in := "You say, '" + string(say) + "'\r\n" +
+		"Botab says, '\x1b[1;37m" + string(say[:8]) // split inside the stamp
+	s.feed([]byte(in))
+	s.feed([]byte(string(say[8:]) + "\x1b[0m'\r\nBotac says, 'hello'\r\nBotad says, 'hello zz12x4zz'\r\n> "))
+	if len(s.heard) != 1 || s.heard[0] != 123456789 {
+		t.Fatalf("heard %v, want [123456789]", s.heard)
+	}
+}
