@@ -37,11 +37,14 @@
 //     it tells the character's zone through the same route
 //     (Route.Dropped) and the character goes link-dead;
 //   - the writer (writer.go, Session.drain), which runs only while output
-//     is queued: a Write that finds none running starts one. It is the
+//     is queued: a Write that finds none running hands the session to a
+//     waiting writer, or starts one. It is the
 //     only code that writes the socket: it takes everything queued,
 //     renders colour markup at the client's level, writes it in one write
 //     with one prompt at the end, and closes the connection if a burst
-//     cannot be written in time. An idle session has no writer;
+//     cannot be written in time. An idle session has no writer; a writer
+//     that emptied its session's queue waits up to writerIdle for another
+//     session to write (Gate.writer), and Gate.Wait sends it home;
 //   - for telnet over TLS, the connection's first goroutine, which tells
 //     a TLS client from a plain one and shakes hands before it reads;
 //   - for SSH, the window-change relay (sshconn.go), which keeps the

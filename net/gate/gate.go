@@ -151,6 +151,18 @@ type Gate struct {
 	// connections are refused by stopping instead.
 	gr run.Group
 
+	// Idle writers (writer.go): a writer that has emptied its session's
+	// queue waits a while for another session to write to. idleW hands
+	// it one (unbuffered: a send succeeds only while a writer waits);
+	// idleN counts the waiting, atomic; stopIdle, closed by Wait through
+	// stopOnce, sends every waiting writer home.
+	idleW    chan *Session
+	idleN    atomic.Int32
+	stopIdle chan struct{}
+	// writersStarted counts writer goroutines started; atomic.
+	writersStarted atomic.Uint64
+	stopOnce       sync.Once
+
 	// msspExtra are MSSP variables set by the wiring: PORT, CONTACT,
 	// WEBSITE and the like from config.
 	msspExtra []telnet.MSSPVar
@@ -165,6 +177,8 @@ func New(w *world.World, cfg Config, log *slog.Logger) *Gate {
 		cfg: cfg, w: w, log: log,
 		hashSem:  make(chan struct{}, cfg.HashConcurrency),
 		sessions: map[uint64]*Session{},
+		idleW:    make(chan *Session),
+		stopIdle: make(chan struct{}),
 	}
 	g.met = newMetrics(g)
 	return g
@@ -321,6 +335,7 @@ func (g *Gate) Shutdown(ctx context.Context) error {
 
 // Wait waits for every session goroutine to end, or for ctx.
 func (g *Gate) Wait(ctx context.Context) error {
+	g.stopOnce.Do(func() { close(g.stopIdle) })
 	err := g.gr.Wait(ctx)
 	if err == nil {
 		return nil

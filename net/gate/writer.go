@@ -14,8 +14,13 @@ import (
 )
 
 // The writer: the only code that writes a session's connection. It runs
-// while output is queued and exits when the queue is empty, so an idle
-// session has no writer goroutine and holds no output buffer. Each run
+// while output is queued and leaves the session when the queue is empty,
+// so an idle session has no writer goroutine and holds no output buffer.
+// A writer that left a session waits up to writerIdle for the next session
+// that needs one (at most idleWriters wait), instead of a new goroutine
+// being started for every burst: in a busy world that saves a goroutine's
+// start and the growth of its stack to the depth a write needs, per
+// burst. Each run
 // takes everything queued at once and writes it as one burst: the text of
 // every frame, rendered for this client's colour level, and at the end the
 // one prompt the burst owes, in one write to the socket. A burst that
@@ -34,10 +39,61 @@ type writerState struct {
 // writerLabels marks writer goroutines in profiles.
 var writerLabels = run.NewLabels("session", "writer")
 
-// startWriter runs s's writer on a goroutine of its own, tracked for
-// shutdown.
+// Idle writers: how many may wait for work, and for how long.
+const (
+	idleWriters = 1024
+	writerIdle  = time.Second
+)
+
+// startWriter hands s to a waiting writer, or runs its writer on a
+// goroutine of its own, tracked for shutdown.
 func (g *Gate) startWriter(s *Session) {
-	g.gr.GoWith(writerLabels, s.drain)
+	select {
+	case g.idleW <- s:
+	default:
+		g.writersStarted.Add(1)
+		g.gr.GoWith(writerLabels, func() { g.writer(s) })
+	}
+}
+
+// writer drains s, then waits for another session to drain, until none
+// comes within writerIdle, idleWriters others already wait, or the gate
+// is waited for at shutdown. A write that blocks on a slow client holds
+// only its own writer: the others, and new goroutines, serve the rest.
+func (g *Gate) writer(s *Session) {
+	var t *time.Timer
+	defer func() {
+		if t != nil {
+			t.Stop()
+		}
+	}()
+	for {
+		s.drain()
+		select {
+		case <-g.stopIdle:
+			return
+		default:
+		}
+		if g.idleN.Add(1) > idleWriters {
+			g.idleN.Add(-1)
+			return
+		}
+		if t == nil {
+			t = time.NewTimer(writerIdle)
+		} else {
+			t.Reset(writerIdle)
+		}
+		select {
+		case s = <-g.idleW:
+			g.idleN.Add(-1)
+		case <-t.C:
+			g.idleN.Add(-1)
+			return
+		case <-g.stopIdle:
+			g.idleN.Add(-1)
+			return
+		}
+	}
 }
 
 // drain writes bursts until the queue is empty, then lets the next Write

@@ -185,3 +185,52 @@ func TestWriter_OverflowCutsAtOnceWithoutStallingWriters(t *testing.T) {
 		}
 	})
 }
+
+// A writer that emptied one session's queue serves the next session that
+// writes instead of a new goroutine starting, and goes home when nothing
+// comes within writerIdle, or when the gate is waited for at shutdown.
+func TestWriter_IdleWriterServesTheNextSession(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		g := New(nil, DefaultConfig(), slog.New(slog.DiscardHandler))
+		g.met = nil // sessions of no front: nothing to count
+		var sess []*Session
+		var clients []net.Conn
+		for i := range 3 {
+			server, client := net.Pipe()
+			s := newSession(g, uint64(i+1))
+			s.c = newTelnetConn(server, telnet.Config{MaxLine: 4096, MaxSubneg: 8192}, s.raw)
+			sess, clients = append(sess, s), append(clients, client)
+			defer server.Close()
+			defer client.Close()
+		}
+		write := func(i int) {
+			sess[i].Write([]byte("You say, 'hi'\n> "), true)
+			readUntil(t, clients[i], "\xff\xf9")
+			synctest.Wait()
+		}
+		write(0)
+		write(1)
+		write(2)
+		if n := g.writersStarted.Load(); n != 1 {
+			t.Fatalf("%d writer goroutines started for three bursts one after another, want 1", n)
+		}
+		if n := g.idleN.Load(); n != 1 {
+			t.Fatalf("%d writers waiting, want 1", n)
+		}
+		time.Sleep(writerIdle + time.Millisecond)
+		synctest.Wait()
+		if n := g.idleN.Load(); n != 0 {
+			t.Fatalf("%d writers still waiting after writerIdle", n)
+		}
+		write(0) // a new goroutine, which Wait sends home
+		if n := g.writersStarted.Load(); n != 2 {
+			t.Fatalf("%d writer goroutines started, want 2", n)
+		}
+		if err := g.Wait(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		if n := g.idleN.Load(); n != 0 {
+			t.Fatalf("%d writers waiting after Wait", n)
+		}
+	})
+}
