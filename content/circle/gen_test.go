@@ -18,7 +18,8 @@ import (
 //	go test ./content/circle -run TestGenerateWorld -circle-world DIR [-circle-zones 120]
 //
 // writes a lib/world folder of 120 zones of 100 rooms (12,000 rooms) into
-// DIR, for `zonemud import circle DIR OUT`.
+// DIR, for `zonemud import circle DIR OUT`. docs/PERFORMANCE.md
+// ("Importing a Diku world") has the figures taken on it.
 var (
 	genDir   = flag.String("circle-world", "", "write a generated Circle world into this folder (TestGenerateWorld)")
 	genZones = flag.Int("circle-zones", 120, "zones of 100 rooms in the generated Circle world")
