@@ -91,6 +91,7 @@ var mayImport = map[string][]string{
 	"internal/act":          {},
 	"internal/alias":        {},
 	"net/telnet":            {},
+	"net/boundary":          {},
 	"net/telnet/telnettest": {"net/telnet"},
 	"net/gate":              {"world", "net/telnet"},
 	"net/sshd":              {"net/gate"},

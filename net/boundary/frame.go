@@ -1,0 +1,539 @@
+package boundary
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"math"
+	"unicode/utf8"
+)
+
+// Version is the newest protocol version this build speaks; MinVersion the
+// oldest.
+const (
+	Version    = 1
+	MinVersion = 1
+)
+
+// MaxFrame is the bound on a frame's body (kind and fields), in bytes. The
+// game's output queue per session is smaller, and the holder's lines are
+// capped far below it.
+const MaxFrame = 1 << 20
+
+// Bounds on the parts of a frame, checked when decoding.
+const (
+	maxString = 64 << 10 // a name, a reason, a terminal, a GMCP package
+	maxList   = 256      // GMCP packages, ops in one Output
+)
+
+// ErrMalformed is a frame that does not decode: the link is to be dropped.
+var ErrMalformed = errors.New("boundary: malformed frame")
+
+// Kind says what a frame is; it is the frame's first byte.
+type Kind uint8
+
+// The kinds, holder to game then game to holder. Their values are the
+// protocol: never renumber one, only add.
+const (
+	KindHello    Kind = 1
+	KindWelcome  Kind = 2
+	KindRefuse   Kind = 3
+	KindAttach   Kind = 10
+	KindInput    Kind = 11
+	KindTooLong  Kind = 12
+	KindClient   Kind = 13
+	KindGMCPIn   Kind = 14
+	KindMSSPAsk  Kind = 15
+	KindCompress Kind = 16
+	KindLinkLost Kind = 17
+	KindSwap     Kind = 18
+	KindOutput   Kind = 30
+	KindState    Kind = 31
+	KindClose    Kind = 32
+	KindDetached Kind = 33
+	KindBye      Kind = 34
+)
+
+// Frame is one message of the protocol.
+type Frame interface {
+	Kind() Kind
+	put(e *enc)
+	get(d *dec)
+}
+
+// Hello opens the link, holder to game.
+type Hello struct {
+	Min, Max uint32 // the protocol versions the holder speaks
+	Build    string // the holder's build, for the admin
+}
+
+// Welcome accepts the link, game to holder.
+type Welcome struct {
+	Version uint32 // the version both speak from now on
+	Build   string // the game's build
+}
+
+// Refuse turns a link down, game to holder; the game closes it after.
+type Refuse struct{ Reason string }
+
+// Client is what the holder knows of a session's client: its window, what
+// it says it is, and what the transport agreed.
+type Client struct {
+	Width, Height uint32
+	Name          string // "mudlet", "tintin++", "ssh", "telnet", "web"
+	Terminal      string
+	Color         uint8 // a world.ColorLevel: 0 none, 1 16, 2 256, 3 true colour
+	ScreenReader  bool
+	UTF8          bool
+	MCCP          bool // output is compressed now
+	GMCP          bool // the transport agreed to GMCP
+}
+
+// Attach hands a session to the game. Account is "" for a connection not
+// logged in yet: the game runs the login. Otherwise the session is logged
+// into Account, and Authenticated says the holder proved it (a password the
+// game checked before a swap, or an SSH key or password the holder
+// checked): the game puts it in its character with no question.
+type Attach struct {
+	Session       uint64
+	Front         string // "telnet", "tls", "ssh", "web"
+	Remote        string // the client's address, host:port
+	Addr          string // the address the per-address limits count it under
+	Account       string
+	Authenticated bool
+	Client        Client
+	GMCP          []string // the GMCP packages the client asked for, lower case
+	Color         int32    // the colour override, -1 for the client's own
+	Seq           uint64   // the last input sequence number the game applied
+}
+
+// Input is a line the player typed, numbered by the holder from 1 on per
+// session; a game applies each number once.
+type Input struct {
+	Session uint64
+	Seq     uint64
+	Line    string
+}
+
+// TooLong says the player sent a line over the holder's cap, discarded.
+type TooLong struct {
+	Session uint64
+	Limit   uint32
+}
+
+// ClientChanged is the client's new state (a resize, a TTYPE answer).
+type ClientChanged struct {
+	Session uint64
+	Client  Client
+}
+
+// GMCPIn is a GMCP message from the client.
+type GMCPIn struct {
+	Session uint64
+	Package string
+	Data    []byte
+}
+
+// MSSPAsk says a listing crawler asked for MSSP.
+type MSSPAsk struct{ Session uint64 }
+
+// Compress says the client agreed to MCCP (On) or turned it off.
+type Compress struct {
+	Session uint64
+	On      bool
+}
+
+// LinkLost says the player's connection dropped: the character goes
+// link-dead.
+type LinkLost struct{ Session uint64 }
+
+// Swap asks the game to let go of every session for a restart: apply what
+// has arrived, save, and answer Detached for each and then Bye.
+type Swap struct{ Reason string }
+
+// OpKind says what one output op is.
+type OpKind uint8
+
+// The op kinds.
+const (
+	OpText       OpKind = 1 // rendered text, "\n" line ends
+	OpPrompt     OpKind = 2 // a prompt: marked for the client (EOR/GA)
+	OpRaw        OpKind = 3 // protocol bytes for the client as they are
+	OpGMCP       OpKind = 4 // Pkg and Data (JSON), framed by the holder's transport
+	OpEchoOff    OpKind = 5 // hide what the player types (a password follows)
+	OpEchoOn     OpKind = 6
+	OpCompress   OpKind = 7 // start MCCP here
+	OpDecompress OpKind = 8 // stop it here
+)
+
+// Op is one piece of a burst of output.
+type Op struct {
+	Kind OpKind
+	Pkg  string // OpGMCP only
+	Data []byte
+}
+
+// Output is one burst of a session's output, written and flushed in one go.
+type Output struct {
+	Session uint64
+	Ops     []Op
+}
+
+// State is what the game wants handed back at the next Attach.
+type State struct {
+	Session uint64
+	Account string // "" until the login is done
+	Color   int32
+	GMCP    []string
+}
+
+// Close tells the holder to close the player's connection once the output
+// before it is written. Why is "quit", "takeover", "kick", "idle" or the
+// like, for the holder's counts.
+type Close struct {
+	Session uint64
+	Why     string
+}
+
+// Detached says the game let go of a session, having applied its input up
+// to Seq; the holder keeps the connection.
+type Detached struct {
+	Session uint64
+	Seq     uint64
+}
+
+// Bye says the game goes away; nothing after it on the link counts.
+type Bye struct{ Reason string }
+
+func (Hello) Kind() Kind         { return KindHello }
+func (Welcome) Kind() Kind       { return KindWelcome }
+func (Refuse) Kind() Kind        { return KindRefuse }
+func (Attach) Kind() Kind        { return KindAttach }
+func (Input) Kind() Kind         { return KindInput }
+func (TooLong) Kind() Kind       { return KindTooLong }
+func (ClientChanged) Kind() Kind { return KindClient }
+func (GMCPIn) Kind() Kind        { return KindGMCPIn }
+func (MSSPAsk) Kind() Kind       { return KindMSSPAsk }
+func (Compress) Kind() Kind      { return KindCompress }
+func (LinkLost) Kind() Kind      { return KindLinkLost }
+func (Swap) Kind() Kind          { return KindSwap }
+func (Output) Kind() Kind        { return KindOutput }
+func (State) Kind() Kind         { return KindState }
+func (Close) Kind() Kind         { return KindClose }
+func (Detached) Kind() Kind      { return KindDetached }
+func (Bye) Kind() Kind           { return KindBye }
+
+// newFrame is an empty frame of kind k, or nil for an unknown kind.
+func newFrame(k Kind) Frame {
+	switch k {
+	case KindHello:
+		return &Hello{}
+	case KindWelcome:
+		return &Welcome{}
+	case KindRefuse:
+		return &Refuse{}
+	case KindAttach:
+		return &Attach{}
+	case KindInput:
+		return &Input{}
+	case KindTooLong:
+		return &TooLong{}
+	case KindClient:
+		return &ClientChanged{}
+	case KindGMCPIn:
+		return &GMCPIn{}
+	case KindMSSPAsk:
+		return &MSSPAsk{}
+	case KindCompress:
+		return &Compress{}
+	case KindLinkLost:
+		return &LinkLost{}
+	case KindSwap:
+		return &Swap{}
+	case KindOutput:
+		return &Output{}
+	case KindState:
+		return &State{}
+	case KindClose:
+		return &Close{}
+	case KindDetached:
+		return &Detached{}
+	case KindBye:
+		return &Bye{}
+	}
+	return nil
+}
+
+func (f *Hello) put(e *enc)         { e.u32(f.Min); e.u32(f.Max); e.str(f.Build) }
+func (f *Hello) get(d *dec)         { f.Min = d.u32(); f.Max = d.u32(); f.Build = d.str() }
+func (f *Welcome) put(e *enc)       { e.u32(f.Version); e.str(f.Build) }
+func (f *Welcome) get(d *dec)       { f.Version = d.u32(); f.Build = d.str() }
+func (f *Refuse) put(e *enc)        { e.str(f.Reason) }
+func (f *Refuse) get(d *dec)        { f.Reason = d.str() }
+func (f *Input) put(e *enc)         { e.uv(f.Session); e.uv(f.Seq); e.str(f.Line) }
+func (f *Input) get(d *dec)         { f.Session = d.uv(); f.Seq = d.uv(); f.Line = d.line() }
+func (f *TooLong) put(e *enc)       { e.uv(f.Session); e.u32(f.Limit) }
+func (f *TooLong) get(d *dec)       { f.Session = d.uv(); f.Limit = d.u32() }
+func (f *ClientChanged) put(e *enc) { e.uv(f.Session); f.Client.put(e) }
+func (f *ClientChanged) get(d *dec) { f.Session = d.uv(); f.Client.get(d) }
+func (f *GMCPIn) put(e *enc)        { e.uv(f.Session); e.str(f.Package); e.bytes(f.Data) }
+func (f *GMCPIn) get(d *dec)        { f.Session = d.uv(); f.Package = d.str(); f.Data = d.bytes() }
+func (f *MSSPAsk) put(e *enc)       { e.uv(f.Session) }
+func (f *MSSPAsk) get(d *dec)       { f.Session = d.uv() }
+func (f *Compress) put(e *enc)      { e.uv(f.Session); e.bool(f.On) }
+func (f *Compress) get(d *dec)      { f.Session = d.uv(); f.On = d.bool() }
+func (f *LinkLost) put(e *enc)      { e.uv(f.Session) }
+func (f *LinkLost) get(d *dec)      { f.Session = d.uv() }
+func (f *Swap) put(e *enc)          { e.str(f.Reason) }
+func (f *Swap) get(d *dec)          { f.Reason = d.str() }
+func (f *Close) put(e *enc)         { e.uv(f.Session); e.str(f.Why) }
+func (f *Close) get(d *dec)         { f.Session = d.uv(); f.Why = d.str() }
+func (f *Detached) put(e *enc)      { e.uv(f.Session); e.uv(f.Seq) }
+func (f *Detached) get(d *dec)      { f.Session = d.uv(); f.Seq = d.uv() }
+func (f *Bye) put(e *enc)           { e.str(f.Reason) }
+func (f *Bye) get(d *dec)           { f.Reason = d.str() }
+
+func (c *Client) put(e *enc) {
+	e.u32(c.Width)
+	e.u32(c.Height)
+	e.str(c.Name)
+	e.str(c.Terminal)
+	e.b = append(e.b, c.Color)
+	e.bool(c.ScreenReader)
+	e.bool(c.UTF8)
+	e.bool(c.MCCP)
+	e.bool(c.GMCP)
+}
+
+func (c *Client) get(d *dec) {
+	c.Width, c.Height = d.u32(), d.u32()
+	c.Name, c.Terminal = d.str(), d.str()
+	if c.Color = d.byte(); c.Color > 3 {
+		d.fail("colour level %d", c.Color)
+	}
+	c.ScreenReader, c.UTF8, c.MCCP, c.GMCP = d.bool(), d.bool(), d.bool(), d.bool()
+}
+
+func (f *Attach) put(e *enc) {
+	e.uv(f.Session)
+	e.str(f.Front)
+	e.str(f.Remote)
+	e.str(f.Addr)
+	e.str(f.Account)
+	e.bool(f.Authenticated)
+	f.Client.put(e)
+	e.strs(f.GMCP)
+	e.iv(int64(f.Color))
+	e.uv(f.Seq)
+}
+
+func (f *Attach) get(d *dec) {
+	f.Session = d.uv()
+	f.Front, f.Remote, f.Addr, f.Account = d.str(), d.str(), d.str(), d.str()
+	f.Authenticated = d.bool()
+	f.Client.get(d)
+	f.GMCP = d.strs()
+	f.Color = d.color()
+	f.Seq = d.uv()
+}
+
+func (f *State) put(e *enc) {
+	e.uv(f.Session)
+	e.str(f.Account)
+	e.iv(int64(f.Color))
+	e.strs(f.GMCP)
+}
+
+func (f *State) get(d *dec) {
+	f.Session = d.uv()
+	f.Account = d.str()
+	f.Color = d.color()
+	f.GMCP = d.strs()
+}
+
+func (f *Output) put(e *enc) {
+	e.uv(f.Session)
+	e.uv(uint64(len(f.Ops)))
+	for _, op := range f.Ops {
+		e.b = append(e.b, byte(op.Kind))
+		if op.Kind == OpGMCP {
+			e.str(op.Pkg)
+		}
+		e.bytes(op.Data)
+	}
+}
+
+func (f *Output) get(d *dec) {
+	f.Session = d.uv()
+	n := d.count()
+	if n > 0 {
+		f.Ops = make([]Op, 0, n)
+	}
+	for i := 0; i < n && d.err == nil; i++ {
+		op := Op{Kind: OpKind(d.byte())}
+		if op.Kind < OpText || op.Kind > OpDecompress {
+			d.fail("op kind %d", op.Kind)
+			return
+		}
+		if op.Kind == OpGMCP {
+			op.Pkg = d.str()
+		}
+		op.Data = d.bytes()
+		f.Ops = append(f.Ops, op)
+	}
+}
+
+// enc appends fields to a frame body.
+type enc struct{ b []byte }
+
+func (e *enc) uv(v uint64)  { e.b = binary.AppendUvarint(e.b, v) }
+func (e *enc) u32(v uint32) { e.uv(uint64(v)) }
+func (e *enc) iv(v int64)   { e.b = binary.AppendVarint(e.b, v) }
+func (e *enc) bool(v bool) {
+	var b byte
+	if v {
+		b = 1
+	}
+	e.b = append(e.b, b)
+}
+func (e *enc) str(s string)   { e.uv(uint64(len(s))); e.b = append(e.b, s...) }
+func (e *enc) bytes(p []byte) { e.uv(uint64(len(p))); e.b = append(e.b, p...) }
+func (e *enc) strs(l []string) {
+	e.uv(uint64(len(l)))
+	for _, s := range l {
+		e.str(s)
+	}
+}
+
+// dec reads fields from a frame body; the first error sticks, and every
+// read after it returns the zero value.
+type dec struct {
+	b   []byte
+	err error
+}
+
+func (d *dec) fail(format string, args ...any) {
+	if d.err == nil {
+		d.err = fmt.Errorf("%w: %s", ErrMalformed, fmt.Sprintf(format, args...))
+	}
+}
+
+func (d *dec) uv() uint64 {
+	if d.err != nil {
+		return 0
+	}
+	v, n := binary.Uvarint(d.b)
+	if n <= 0 || (n > 1 && d.b[n-1] == 0) {
+		d.fail("bad uvarint") // or an overlong one: one spelling per value
+		return 0
+	}
+	d.b = d.b[n:]
+	return v
+}
+
+func (d *dec) iv() int64 {
+	if d.err != nil {
+		return 0
+	}
+	v, n := binary.Varint(d.b)
+	if n <= 0 || (n > 1 && d.b[n-1] == 0) {
+		d.fail("bad varint")
+		return 0
+	}
+	d.b = d.b[n:]
+	return v
+}
+
+func (d *dec) u32() uint32 {
+	v := d.uv()
+	if v > math.MaxUint32 {
+		d.fail("%d does not fit 32 bits", v)
+		return 0
+	}
+	return uint32(v)
+}
+
+// color is a colour override: -1, or a level 0 to 3.
+func (d *dec) color() int32 {
+	v := d.iv()
+	if v < -1 || v > 3 {
+		d.fail("colour override %d", v)
+		return -1
+	}
+	return int32(v)
+}
+
+func (d *dec) byte() byte {
+	if d.err != nil {
+		return 0
+	}
+	if len(d.b) == 0 {
+		d.fail("short")
+		return 0
+	}
+	b := d.b[0]
+	d.b = d.b[1:]
+	return b
+}
+
+func (d *dec) bool() bool {
+	switch b := d.byte(); b {
+	case 0:
+		return false
+	case 1:
+		return true
+	default:
+		d.fail("bool %d", b)
+		return false
+	}
+}
+
+// raw reads a length and that many bytes, at most limit.
+func (d *dec) raw(limit int) []byte {
+	n := d.uv()
+	if d.err != nil {
+		return nil
+	}
+	if n > uint64(limit) || n > uint64(len(d.b)) {
+		d.fail("length %d", n)
+		return nil
+	}
+	p := d.b[:n:n]
+	d.b = d.b[n:]
+	return p
+}
+
+func (d *dec) str() string  { return string(d.raw(maxString)) }
+func (d *dec) line() string { return string(d.raw(MaxFrame)) }
+func (d *dec) bytes() []byte {
+	p := d.raw(MaxFrame)
+	if len(p) == 0 {
+		return nil
+	}
+	return append([]byte(nil), p...)
+}
+
+func (d *dec) count() int {
+	n := d.uv()
+	if n > maxList {
+		d.fail("list of %d", n)
+		return 0
+	}
+	return int(n)
+}
+
+func (d *dec) strs() []string {
+	n := d.count()
+	if n == 0 {
+		return nil
+	}
+	l := make([]string, 0, n)
+	for i := 0; i < n && d.err == nil; i++ {
+		s := d.str()
+		if !utf8.ValidString(s) {
+			d.fail("package name not UTF-8")
+		}
+		l = append(l, s)
+	}
+	return l
+}
