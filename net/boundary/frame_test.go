@@ -129,7 +129,7 @@ func TestGarbage(t *testing.T) {
 		"u32 overflow":        frameOf(byte(KindTooLong), 1, 0x80, 0x80, 0x80, 0x80, 0x10),
 		"op kind unknown":     frameOf(byte(KindOutput), 1, 1, 99, 0),
 		"too many ops":        frameOf(byte(KindOutput), 1, 0xff, 0x7f),
-		"colour level 9":      append(frameOf(byte(KindClient), 1, 80, 24, 0, 0, 9, 0, 0, 0, 0)),
+		"colour level 9":      frameOf(byte(KindClient), 1, 80, 24, 0, 0, 9, 0, 0, 0, 0),
 		"colour override 7":   frameOf(byte(KindState), 1, 0, 14, 0),
 		"package not UTF-8":   frameOf(byte(KindState), 1, 0, 1, 1, 1, 0xff),
 		"Welcome as a Hello?": frameOf(byte(KindHello), 1),
