@@ -114,10 +114,11 @@ var mayImport = map[string][]string{
 // packages it may import (telnettest with telnet).
 var testMayImport = map[string]map[string]string{
 	"zone": {
-		"world":             "zone tests drive zones with the real world as their shard",
+		"world":             "zone tests that need a real host drive zones with the real world as their shard (the rest run on the fakes of fakes_test.go)",
 		"store":             "the world they drive needs a real store",
-		"server/servertest": "end-to-end tests of a zone run a whole server",
 		"internal/genworld": "the reconcile benchmark takes a zone of the generated world",
+		// Not server/servertest: a test that starts a whole server is a
+		// whole-server test, and lives in server/.
 	},
 	"net/gate": {
 		"server/servertest":     "end-to-end tests of the gate run a whole server",
@@ -251,7 +252,7 @@ func TestImports_FollowTheDesign(t *testing.T) {
 // imports the zone, a piece of the wiring that reaches up a folder (the
 // tables let the wiring import anything; the folders do not), a zone that
 // imports the world, a world test that reaches up into the gate without an
-// allowance, a utility that imports the project, and a package nobody
+// allowance, a zone test that starts a whole server, a utility that imports the project, and a package nobody
 // placed; the allowed imports beside them (a zone test using the world, a
 // zone using a utility) pass.
 func TestImports_CatchesViolations(t *testing.T) {
@@ -267,6 +268,7 @@ func TestImports_CatchesViolations(t *testing.T) {
 		"server/config/bad.go: zonemud/server/config imports zonemud",
 		"world/bad_test.go: zonemud/world imports zonemud/net/gate",
 		"zone/bad.go: zonemud/zone imports zonemud/world",
+		"zone/server_test.go: zonemud/zone imports zonemud/server/servertest",
 	}
 	slices.Sort(got)
 	if !slices.Equal(got, want) {

@@ -9,7 +9,6 @@ import (
 	"testing"
 
 	"zonemud/content"
-	"zonemud/server/servertest"
 	"zonemud/store"
 	"zonemud/world"
 	"zonemud/zone"
@@ -49,7 +48,7 @@ func (s *benchSession) Last() string              { s.mu.Lock(); defer s.mu.Unlo
 // starting any goroutine: the caller drives one zone by hand.
 func benchWorld(tb testing.TB) (*world.World, *zone.Zone) {
 	tb.Helper()
-	set, err := content.Load(os.DirFS(filepath.Join(servertest.Root(), "areas")))
+	set, err := content.Load(os.DirFS(filepath.Join(repoRoot(), "areas")))
 	if err != nil {
 		tb.Fatal(err)
 	}

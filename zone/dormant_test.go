@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"zonemud/content"
-	"zonemud/server/servertest"
 	"zonemud/store"
 	"zonemud/world"
 	"zonemud/zone"
@@ -21,7 +20,7 @@ import (
 // pulse count is exact however busy the machine is.
 func TestZone_DormantZoneSleepsAndCatchesUp(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		set, err := content.Load(os.DirFS(filepath.Join(servertest.Root(), "areas")))
+		set, err := content.Load(os.DirFS(filepath.Join(repoRoot(), "areas")))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -122,7 +121,7 @@ func TestZone_PulsesFourTimesASecond(t *testing.T) {
 		t.Errorf("the inbox holds %d messages, want 256", zone.InboxSize)
 	}
 	synctest.Test(t, func(t *testing.T) {
-		set, err := content.Load(os.DirFS(filepath.Join(servertest.Root(), "areas")))
+		set, err := content.Load(os.DirFS(filepath.Join(repoRoot(), "areas")))
 		if err != nil {
 			t.Fatal(err)
 		}

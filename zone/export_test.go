@@ -2,9 +2,6 @@ package zone
 
 import (
 	"errors"
-	"sync"
-	"sync/atomic"
-	"testing"
 	"time"
 
 	"zonemud/content"
@@ -12,26 +9,8 @@ import (
 )
 
 // Test-only bridges into the package. Tests in package zone_test (which may
-// import the world and the gate) reach internals through these names.
-
-func init() {
-	testHookArrival = func(z *Zone, late bool) {
-		if v, ok := arrivalFaults.Load(z); ok {
-			if f := v.(*arrivalFault); f.late == late && f.n.Add(-1) >= 0 {
-				panic("an arrival fault injected by a test")
-			}
-		}
-	}
-	// A command that panics, so end-to-end tests can check that a fault in
-	// one handler costs only that session.
-	commands = append(commands, command{
-		name:   "crashme",
-		fn:     func(z *Zone, c *Char, args string) { panic("crashme: injected by a test") },
-		usage:  "crashme\n  Panics (tests only).",
-		exact:  true,
-		hidden: true,
-	})
-}
+// import the world, never a whole server) reach internals through these
+// names; the few whole-server tests in server/ need are in testhooks.go.
 
 // BootForTest runs the zone's boot on the calling goroutine, which becomes
 // the zone's owner: for benchmarks and tests that drive a zone by hand
@@ -257,21 +236,6 @@ func (z *Zone) CooldownLeft(name, ability string) uint64 {
 }
 
 // arrivalFaults are the faults tests asked of arrivals, by zone.
-var arrivalFaults sync.Map // *Zone -> *arrivalFault
-
-type arrivalFault struct {
-	n    atomic.Int32
-	late bool
-}
-
-// FaultArrivalsForTest makes the next n arrivals in the zone panic: before
-// the character is taken in, or once it is bound to its session (late). A
-// fault never strands a character or hands it back twice.
-func (z *Zone) FaultArrivalsForTest(n int32, late bool) {
-	f := &arrivalFault{late: late}
-	f.n.Store(n)
-	arrivalFaults.Store(z, f)
-}
 
 // HasItemID reports whether an item with this durable id is anywhere in
 // the zone.
@@ -310,30 +274,6 @@ func (z *Zone) LagForTest(name string, pulses uint64) {
 // ItemProtoForTest is a prototype of the zone's content, for a test to
 // change (each test loads its own content).
 func (z *Zone) ItemProtoForTest(ref string) *content.Item { return z.set.Items[ref] }
-
-// PrivilegedCommand is a command above a player's role.
-type PrivilegedCommand struct{ Name, Role, Usage string }
-
-// PrivilegedCommandsForTest lists every command above a player's role.
-func PrivilegedCommandsForTest() []PrivilegedCommand {
-	var out []PrivilegedCommand
-	for _, c := range commands {
-		if c.role > rolePlayer {
-			out = append(out, PrivilegedCommand{Name: c.name, Role: c.role.String(), Usage: c.usage})
-		}
-	}
-	return out
-}
-
-// MoveIntoForTest moves a player this zone holds into room of dest, on
-// the zone's goroutine, as a walk through an instance entrance will.
-func (z *Zone) MoveIntoForTest(name string, dest *Zone, room string) bool {
-	return z.Heartbeat(0, func() {
-		if c := z.players[name]; c != nil {
-			z.transferOut(c, dest, room, "")
-		}
-	})
-}
 
 // RoomNameForTest is the name a room of this zone shows now.
 func (z *Zone) RoomNameForTest(room string) string {
@@ -415,17 +355,6 @@ func (z *Zone) RNGForTest(n int) []uint64 {
 	return out
 }
 
-// CommandNamesForTest is every command's name, in the table's order.
-func CommandNamesForTest() []string {
-	var out []string
-	for _, c := range commands {
-		if !c.hidden {
-			out = append(out, c.name)
-		}
-	}
-	return out
-}
-
 // ToughenMobsForTest makes every live mob of a prototype nearly
 // unkillable, so a test can watch a long fight.
 func (z *Zone) ToughenMobsForTest(proto string) {
@@ -451,28 +380,4 @@ func (z *Zone) MobFightForTest(proto string) (room, foe string) {
 		}
 	}
 	return "", ""
-}
-
-// AsyncCommandsForTest names every command marked async: answered off the
-// zone's goroutine, with its prompt held for the answer.
-func AsyncCommandsForTest() []string {
-	var out []string
-	for _, c := range commands {
-		if c.async {
-			out = append(out, c.name)
-		}
-	}
-	return out
-}
-
-// AnswerWaitForTest is how long a held prompt waits for its answer.
-const AnswerWaitForTest = answerWait
-
-// SetTellRateForTest sets the tell flood limit for the zones a test is
-// about to start, and puts it back when the test ends (register it before
-// the server, so it is put back after the server stops).
-func SetTellRateForTest(t testing.TB, n int, per time.Duration) {
-	oldN, oldPer := tellRate, tellPer
-	tellRate, tellPer = n, per
-	t.Cleanup(func() { tellRate, tellPer = oldN, oldPer })
 }

@@ -8,13 +8,12 @@ import (
 	"testing"
 
 	"zonemud/content"
-	"zonemud/server/servertest"
 	"zonemud/zone"
 )
 
 func starterSet(t *testing.T) *content.Set {
 	t.Helper()
-	set, err := content.Load(os.DirFS(filepath.Join(servertest.Root(), "areas")))
+	set, err := content.Load(os.DirFS(filepath.Join(repoRoot(), "areas")))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -98,7 +97,7 @@ Or "look in bucket".`})
 
 // The README's table of what to type names only real commands.
 func TestHelp_ReadmeTableShowsRealCommands(t *testing.T) {
-	readme, err := os.ReadFile(filepath.Join(servertest.Root(), "README.md"))
+	readme, err := os.ReadFile(filepath.Join(repoRoot(), "README.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -126,7 +125,7 @@ func TestHelp_ReadmeTableShowsRealCommands(t *testing.T) {
 // The builders' reference's table of builder commands names only commands
 // a builder has (areas is everyone's; a builder sees more).
 func TestHelp_BuilderTableShowsBuilderCommands(t *testing.T) {
-	doc, err := os.ReadFile(filepath.Join(servertest.Root(), "areas", "README.md"))
+	doc, err := os.ReadFile(filepath.Join(repoRoot(), "areas", "README.md"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,7 +13,6 @@ import (
 	"time"
 
 	"zonemud/content"
-	"zonemud/server/servertest"
 	"zonemud/store"
 	"zonemud/world"
 	"zonemud/zone"
@@ -29,7 +28,7 @@ const (
 // stored before it starts, and shuts it down when the test ends.
 func instWorld(t *testing.T, icfg world.InstanceConfig, chars ...*store.Character) *world.World {
 	t.Helper()
-	set, err := content.Load(os.DirFS(filepath.Join(servertest.Root(), "areas")))
+	set, err := content.Load(os.DirFS(filepath.Join(repoRoot(), "areas")))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -244,7 +243,7 @@ func TestInstance_TwoPlayersTwoCopies(t *testing.T) {
 // death at the copy's own start room.
 func TestInstance_LocalityInsideACopy(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		dir := servertest.CopyAreas(t, func(name string, data []byte) []byte {
+		dir := copyAreas(t, func(name string, data []byte) []byte {
 			if name != "sunken_crypt.toml" {
 				return data
 			}
@@ -497,7 +496,7 @@ func TestInstance_HopThreeFindsTheCopyReaped(t *testing.T) {
 // the player plays on.
 func TestInstance_MintRefusesATemplateWithoutAStartRoom(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		set, err := content.Load(os.DirFS(filepath.Join(servertest.Root(), "areas")))
+		set, err := content.Load(os.DirFS(filepath.Join(repoRoot(), "areas")))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -705,7 +704,7 @@ func TestInstance_CapsAndRate(t *testing.T) {
 // the very same copy id (the seed cannot be worked out from the id). A
 // permanent zone, built twice, rolls the same (the comparison can tell).
 func TestInstance_RNGSaltedPerMint(t *testing.T) {
-	set, err := content.Load(os.DirFS(filepath.Join(servertest.Root(), "areas")))
+	set, err := content.Load(os.DirFS(filepath.Join(repoRoot(), "areas")))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -734,7 +733,7 @@ func TestInstance_RNGSaltedPerMint(t *testing.T) {
 // whatever the template's reset_secs. The same template run as an
 // ordinary zone repops (so the test can fail).
 func TestInstance_NoRepopInACopy(t *testing.T) {
-	set, err := content.Load(os.DirFS(filepath.Join(servertest.Root(), "areas")))
+	set, err := content.Load(os.DirFS(filepath.Join(repoRoot(), "areas")))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -774,7 +773,7 @@ func TestInstance_NoRepopInACopy(t *testing.T) {
 
 // A copy's log lines carry both its own id (zone) and its template.
 func TestInstance_LogsNameZoneAndTemplate(t *testing.T) {
-	set, err := content.Load(os.DirFS(filepath.Join(servertest.Root(), "areas")))
+	set, err := content.Load(os.DirFS(filepath.Join(repoRoot(), "areas")))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -876,7 +875,7 @@ func TestInstance_IDIsTemplateHashAndRandomHex(t *testing.T) {
 // used, not at the one the stair is written to lead to.
 func TestInstance_ExitLeadsBackToTheDoorUsed(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		set, err := content.Load(os.DirFS(filepath.Join(servertest.Root(), "areas")))
+		set, err := content.Load(os.DirFS(filepath.Join(repoRoot(), "areas")))
 		if err != nil {
 			t.Fatal(err)
 		}

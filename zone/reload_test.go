@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"zonemud/internal/genworld"
-	"zonemud/server/servertest"
 	"zonemud/world"
 	"zonemud/zone"
 )
@@ -33,7 +32,7 @@ func (s *reloadShard) Reconciled(z *zone.Zone, version uint64, took time.Duratio
 // starterFS is the starter world's files in memory, for a test to edit.
 func starterFS(t *testing.T) fstest.MapFS {
 	t.Helper()
-	root := filepath.Join(servertest.Root(), "areas")
+	root := filepath.Join(repoRoot(), "areas")
 	out := fstest.MapFS{}
 	err := fs.WalkDir(os.DirFS(root), ".", func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
@@ -52,7 +51,7 @@ func starterFS(t *testing.T) fstest.MapFS {
 // snapshot validates files as a reload does and makes them version v.
 func snapshot(t *testing.T, files fstest.MapFS, v uint64) *zone.Snapshot {
 	t.Helper()
-	set, scripts, err := world.Check(files, servertest.Config(t).Lua)
+	set, scripts, err := world.Check(files, testLua())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -175,7 +174,7 @@ exits = { down = "square" }
 // version of the content: a zone of the generated world (100 rooms),
 // alternating between two versions that differ in one room's name.
 func BenchmarkReconcile(b *testing.B) {
-	game, err := os.ReadFile(filepath.Join(servertest.Root(), "areas", "game.toml"))
+	game, err := os.ReadFile(filepath.Join(repoRoot(), "areas", "game.toml"))
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -183,9 +182,9 @@ func BenchmarkReconcile(b *testing.B) {
 	if _, err := genworld.Generate(dir, genworld.Options{Rooms: 10000, Seed: 1, Game: game}); err != nil {
 		b.Fatal(err)
 	}
-	cfg := servertest.Config(b)
+	lua := testLua()
 	load := func(v uint64) *zone.Snapshot {
-		set, scripts, err := world.Check(os.DirFS(dir), cfg.Lua)
+		set, scripts, err := world.Check(os.DirFS(dir), lua)
 		if err != nil {
 			b.Fatal(err)
 		}

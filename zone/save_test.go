@@ -9,7 +9,6 @@ import (
 	"testing"
 
 	"zonemud/content"
-	"zonemud/server/servertest"
 	"zonemud/store"
 	"zonemud/world"
 	"zonemud/zone"
@@ -72,7 +71,7 @@ func (r *recShard) log() []string {
 // store, driven by hand on the test goroutine.
 func saveZone(t *testing.T, seed uint64) (*zone.Zone, *recShard) {
 	t.Helper()
-	set, err := content.Load(os.DirFS(filepath.Join(servertest.Root(), "areas")))
+	set, err := content.Load(os.DirFS(filepath.Join(repoRoot(), "areas")))
 	if err != nil {
 		t.Fatal(err)
 	}

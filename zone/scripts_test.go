@@ -10,7 +10,6 @@ import (
 
 	"zonemud/content"
 	"zonemud/script"
-	"zonemud/server/servertest"
 	"zonemud/store"
 	"zonemud/world"
 	"zonemud/zone"
@@ -20,7 +19,7 @@ import (
 // areas with emberfall.toml edited, and [lua] set to lua.
 func scriptWorld(t *testing.T, lua script.Config, edit func(emberfall []byte) []byte) *world.World {
 	t.Helper()
-	dir := servertest.CopyAreas(t, func(name string, data []byte) []byte {
+	dir := copyAreas(t, func(name string, data []byte) []byte {
 		if name == "emberfall.toml" {
 			return edit(data)
 		}

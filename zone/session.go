@@ -83,7 +83,7 @@ func (z *Zone) handleArrive(m arriveMsg) {
 	z.log.Debug("zone: a character entered", logev.ID(7005), logev.Player(c.name), "how", "login", "room", room.ref())
 }
 
-// testHookArrival is nil except in this package's test binary, which sets
+// testHookArrival is nil except in a test binary, where testhooks.go sets
 // it once at init to make chosen arrivals panic: before the character is
 // taken in (late false) or once it is bound to its session (late true).
 var testHookArrival func(z *Zone, late bool)

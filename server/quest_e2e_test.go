@@ -1,4 +1,4 @@
-package zone_test
+package server_test
 
 import (
 	"context"
@@ -154,7 +154,7 @@ func TestQuest_BarrowFinishedInACopyByAParty(t *testing.T) {
 		c.DoExpect("quest accept barrow", "You take on The Broken Barrow.")
 		c.DoExpect("load emberfall:item:lantern", "> ")
 		c.DoExpect("wear lantern", "> ")
-		c.DoExpect("goto "+barrow, "Find the barrow mound in the Whisperwood: done.")
+		c.DoExpect("goto "+barrowRef, "Find the barrow mound in the Whisperwood: done.")
 		c.Expect("Next: Lay the barrow-wight to rest.")
 		cs = append(cs, c)
 	}

@@ -1,4 +1,4 @@
-package zone_test
+package server_test
 
 import (
 	"strings"
