@@ -321,3 +321,33 @@ func TestImports_TablesFollowTheFolders(t *testing.T) {
 		}
 	}
 }
+
+// docs/ARCHITECTURE.md's layer list names every package the tables place,
+// so the picture a new reader starts from is the whole tree.
+func TestImports_ArchitectureListsEveryPackage(t *testing.T) {
+	doc, err := os.ReadFile(filepath.Join("docs", "ARCHITECTURE.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, rest, _ := strings.Cut(string(doc), "## Layers")
+	layers, _, _ := strings.Cut(rest, "\n## ")
+	listed := map[string]bool{}
+	for _, line := range strings.Split(layers, "\n") {
+		for _, f := range strings.Fields(line) {
+			listed[strings.TrimSuffix(strings.Trim(f, "`"), "/")] = true
+		}
+	}
+	pkgs := slices.Concat(wiring, utilities)
+	for p := range mayImport {
+		pkgs = append(pkgs, p)
+	}
+	for _, p := range pkgs {
+		name := p
+		if p == "" {
+			name = "main.go"
+		}
+		if !listed[name] {
+			t.Errorf("docs/ARCHITECTURE.md's layer list does not name %s", show(p))
+		}
+	}
+}
