@@ -93,7 +93,7 @@ var mayImport = map[string][]string{
 	"net/telnet":            {},
 	"net/boundary":          {},
 	"net/telnet/telnettest": {"net/telnet"},
-	"net/gate":              {"world", "net/telnet"},
+	"net/gate":              {"world", "net/telnet", "net/boundary"},
 	"net/sshd":              {"net/gate"},
 	"net/web/page":          {},
 	"net/web":               {"net/gate"},

@@ -18,6 +18,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"runtime/debug"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -82,6 +83,9 @@ type Server struct {
 	draining    atomic.Bool          // Shutdown has begun
 	beforeDrain func()               // immutable after Start: Options.BeforeDrain
 	stopReq     chan bool            // an admin's countdown ended: true to reboot
+	swapped     chan struct{}        // closed when a holder's Swap let every session go
+	linkMu      sync.Mutex
+	link        net.Conn // guarded by linkMu: the link to a holder, if any
 
 	gr   run.Group
 	once sync.Once
@@ -131,7 +135,7 @@ func Start(cfg *config.Config, opt Options) (srv *Server, err error) {
 	if lg == nil {
 		lg = slog.Default()
 	}
-	s := &Server{cfg: cfg, log: lg, beforeDrain: opt.BeforeDrain, stopReq: make(chan bool, 1)}
+	s := &Server{cfg: cfg, log: lg, beforeDrain: opt.BeforeDrain, stopReq: make(chan bool, 1), swapped: make(chan struct{})}
 	if cfg.Server.ProfileLocks {
 		// One contended lock in five, and every wait of 100 µs or more.
 		runtime.SetMutexProfileFraction(5)
@@ -296,6 +300,9 @@ func Start(cfg *config.Config, opt Options) (srv *Server, err error) {
 			}
 		}, "server", "accept", "listener", "web")
 		lg.Info("server: listening; open the url in a browser to play", logev.ID(1108), "listener", "web", "addr", s.webL.Addr().String(), "url", s.WebURL())
+	}
+	if cfg.Server.HolderSocket != "" {
+		s.serveHolder(cfg.Server.HolderSocket, lg)
 	}
 	s.serving.Store(true)
 	return s, nil
@@ -464,6 +471,7 @@ func (s *Server) Shutdown(ctx context.Context) error {
 			s.beforeDrain()
 		}
 		errs := []error{s.gate.Shutdown(ctx)}
+		s.closeLink()
 		if s.web != nil {
 			errs = append(errs, s.web.Close())
 		}
@@ -481,6 +489,63 @@ func (s *Server) Shutdown(ctx context.Context) error {
 	})
 	return err
 }
+
+// serveHolder links the game to the holder at path and serves the
+// sessions it attaches, on a goroutine, until the link ends.
+func (s *Server) serveHolder(path string, lg *slog.Logger) {
+	s.gr.Go(context.Background(), func(context.Context) {
+		c, err := gate.DialHolder(path, 10*time.Second)
+		if err != nil {
+			lg.Error("server: the holder cannot be reached", logev.ID(1120), "socket", path, "err", err)
+			return
+		}
+		s.linkMu.Lock()
+		if s.draining.Load() {
+			s.linkMu.Unlock()
+			_ = c.Close()
+			return
+		}
+		s.link = c
+		s.linkMu.Unlock()
+		swapped, err := s.gate.ServeLink(c, build())
+		if err != nil {
+			lg.Warn("server: the holder's link ended", logev.ID(1121), "err", err)
+		}
+		if swapped {
+			close(s.swapped)
+		}
+	}, "server", "link", "to", "holder")
+}
+
+// build names this binary for the holder: its module version and, when
+// known, the revision it was built from.
+func build() string {
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return "zonemud"
+	}
+	b := "zonemud " + bi.Main.Version
+	for _, st := range bi.Settings {
+		if st.Key == "vcs.revision" {
+			b += " " + st.Value[:min(12, len(st.Value))]
+		}
+	}
+	return b
+}
+
+// closeLink ends the link to a holder, if there is one: the holder keeps
+// the players for the next game.
+func (s *Server) closeLink() {
+	s.linkMu.Lock()
+	defer s.linkMu.Unlock()
+	if s.link != nil {
+		_ = s.link.Close()
+	}
+}
+
+// Swapped is closed once a holder's Swap has let every session go: the
+// game is to stop, and the next one takes the players.
+func (s *Server) Swapped() <-chan struct{} { return s.swapped }
 
 // StopRequested delivers an admin's request to stop the server, once a
 // shutdown or reboot countdown has ended: true asks for a reboot. The

@@ -28,6 +28,7 @@ type event struct {
 	pkg  string // GMCP package
 	data []byte // GMCP payload
 	n    int    // evTooLong: the limit
+	seq  uint64 // evLine over a copyover link: the holder's number for it
 }
 
 // clientInfo is what a connection knows of its client, for rendering.

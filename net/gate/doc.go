@@ -23,7 +23,15 @@
 //     (telnetconn.go, over net/telnet) and SSH (sshconn.go, over the
 //     channel net/sshd hands it), so the rest of the package is the same
 //     for both;
-//   - what is said out of band: GMCP and MSSP (gmcp.go).
+//   - what is said out of band: GMCP and MSSP (gmcp.go);
+//   - both ends of a copyover link (net/boundary): the game's (link.go),
+//     where sessions a holder keeps arrive as Attach frames and are served
+//     over a linkConn like any other connection, and a Swap lets them all
+//     go; and the holder's (holder.go), which keeps telnet connections
+//     open across games, relays their events as frames and applies each
+//     burst of output to the connection's encoder, and hands lines typed
+//     while no game runs to the next one. The holder never calls the
+//     world.
 //
 // Goroutines, per connection, all started (or, for SSH's reader, run)
 // through the gate's run.Group so Wait can wait for them:
@@ -61,7 +69,7 @@
 // The gate reaches the game only through the world: world.World (accounts,
 // Enter), world.Route, and the types the world names for it (Session,
 // ClientInfo, Account, ColorLevel, RenderMarkup). It imports world,
-// net/telnet and internal/queue, and none of zone, store or content
+// net/telnet, net/boundary and internal/queue, and none of zone, store or content
 // (imports_test.go at the repository root holds this). It must not import
 // net/sshd, which imports it.
 package gate

@@ -23,15 +23,20 @@ var errLoginOver = errors.New("gate: login over")
 type preAuth struct {
 	name          string
 	authenticated bool
+	// reattach says the session was in its character under another game
+	// before a copyover: no banner, no question.
+	reattach bool
 }
 
 // serve is the session's login: the opening negotiation, the login
 // dialogue, and the character's entry into the world. It returns the
 // route input goes by, or nil if the session is over.
 func (s *Session) serve(pre *preAuth) *world.Route {
-	s.raw(s.c.opening())
-	banner := strings.ReplaceAll(s.g.cfg.Banner, "{game}", s.g.w.GameName())
-	s.Write([]byte(banner+"\n"), false)
+	if pre == nil || !pre.reattach {
+		s.raw(s.c.opening())
+		banner := strings.ReplaceAll(s.g.cfg.Banner, "{game}", s.g.w.GameName())
+		s.Write([]byte(banner+"\n"), false)
+	}
 	var name string
 	var err error
 	if pre != nil {
@@ -72,6 +77,9 @@ func (s *Session) serve(pre *preAuth) *world.Route {
 	s.route.Store(route)
 	_ = s.c.setReadDeadline(time.Time{})
 	s.sendResume(name)
+	if lc, ok := s.c.(*linkConn); ok {
+		lc.loggedIn()
+	}
 	return route
 }
 

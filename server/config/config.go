@@ -71,6 +71,10 @@ type Server struct {
 	Website      string `toml:"website"`
 	ProfileLocks bool   `toml:"profile_locks"`
 	Pprof        bool   `toml:"pprof"`
+	// HolderSocket is the unix socket of a copyover holder: the server
+	// serves the sessions it attaches besides its own listeners. Empty:
+	// no holder (today's single process).
+	HolderSocket string `toml:"holder_socket"`
 }
 
 // Validate reports the first bad value, naming its key.
@@ -235,7 +239,7 @@ func decode(data string, c *Config, where string) (toml.MetaData, error) {
 // the folder of the file it was read from, so that a server started with
 // -config finds the same files from any working directory.
 func (c *Config) fromFile(dir string) {
-	for _, p := range []*string{&c.Server.DataDir, &c.Server.AreasDir, &c.Server.TLSCert, &c.Server.TLSKey} {
+	for _, p := range []*string{&c.Server.DataDir, &c.Server.AreasDir, &c.Server.TLSCert, &c.Server.TLSKey, &c.Server.HolderSocket} {
 		if *p != "" && !filepath.IsAbs(*p) {
 			*p = filepath.Join(dir, *p)
 		}

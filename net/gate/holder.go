@@ -1,0 +1,559 @@
+package gate
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"zonemud/internal/logev"
+	"zonemud/internal/run"
+	"zonemud/net/boundary"
+	"zonemud/net/telnet"
+)
+
+// The holder's side of a copyover link: it keeps the players' connections
+// (telnet so far) and relays them to whichever game is linked: events in
+// as frames, each burst of output back as ops it applies to the
+// connection's own encoder. It never touches the world. Between two games
+// it keeps every connection open, numbers the lines typed meanwhile, and
+// hands them to the next game after the Attach.
+
+// maxHeldPending bounds the frames one connection keeps while no game is
+// linked; lines past it are dropped, with a word to the player.
+const maxHeldPending = 256
+
+// maxHeldOutput bounds the output waiting for one slow client, in bytes; a
+// client past it is cut, as the gate cuts one.
+const maxHeldOutput = 1 << 20
+
+// Holder keeps connections open across game restarts.
+type Holder struct {
+	cfg   Config       // immutable
+	log   *slog.Logger // immutable
+	build string       // immutable
+
+	nextID   atomic.Uint64
+	gr       run.Group
+	stopping atomic.Bool
+
+	mu        sync.Mutex
+	held      map[uint64]*held // guarded by mu
+	link      *holderLink      // guarded by mu: the game linked now, nil between games
+	listeners []net.Listener   // guarded by mu
+	linked    chan struct{}    // guarded by mu: closed when a game links; replaced when it goes
+	unlinked  chan struct{}    // guarded by mu: closed when the linked game goes
+}
+
+// NewHolder makes a holder; cfg limits its connections as a gate's.
+func NewHolder(cfg Config, build string, log *slog.Logger) *Holder {
+	if log == nil {
+		log = slog.Default()
+	}
+	return &Holder{cfg: cfg, log: log, build: build, held: map[uint64]*held{},
+		linked: make(chan struct{}), unlinked: make(chan struct{})}
+}
+
+// Linked is closed once a game is linked (the channel of the moment).
+func (h *Holder) Linked() <-chan struct{} {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.linked
+}
+
+// Connections is the number of connections the holder keeps.
+func (h *Holder) Connections() int {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return len(h.held)
+}
+
+func (h *Holder) addListener(l net.Listener) bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.stopping.Load() {
+		_ = l.Close()
+		return false
+	}
+	h.listeners = append(h.listeners, l)
+	return true
+}
+
+// ServeGames accepts game links on l (one game at a time: a game that
+// links while another is linked is turned away, and its dial tries
+// again).
+func (h *Holder) ServeGames(l net.Listener) error {
+	if !h.addListener(l) {
+		return nil
+	}
+	for {
+		c, err := l.Accept()
+		if err != nil {
+			if h.stopping.Load() || errors.Is(err, net.ErrClosed) {
+				return nil
+			}
+			time.Sleep(50 * time.Millisecond)
+			continue
+		}
+		h.gr.GoWith(linkLabels, func() { h.serveLink(c) })
+	}
+}
+
+// ServeTelnet accepts telnet connections on l and keeps them.
+func (h *Holder) ServeTelnet(l net.Listener) error {
+	if !h.addListener(l) {
+		return nil
+	}
+	for {
+		c, err := l.Accept()
+		if err != nil {
+			if h.stopping.Load() || errors.Is(err, net.ErrClosed) {
+				return nil
+			}
+			time.Sleep(50 * time.Millisecond)
+			continue
+		}
+		tc := telnet.Config{
+			MaxLine: h.cfg.MaxLine, MaxSubneg: h.cfg.MaxSubneg,
+			OfferNAWS: true, OfferTTYPE: true, OfferCharset: true, OfferEOR: true,
+			OfferGMCP: true, OfferMSSP: true, OfferMCCP2: true,
+		}
+		hd := &held{h: h, id: h.nextID.Add(1), front: frontTelnet, color: -1}
+		tconn := newTelnetConn(c, tc, func(p []byte) { hd.post([]boundary.Op{{Kind: boundary.OpRaw, Data: append([]byte(nil), p...)}}, false) })
+		hd.c = tconn
+		h.mu.Lock()
+		h.held[hd.id] = hd
+		lk := h.link
+		h.mu.Unlock()
+		hd.post([]boundary.Op{{Kind: boundary.OpRaw, Data: tconn.opening()}}, false)
+		if lk != nil {
+			lk.attach(hd)
+		}
+		h.gr.GoWith(readerLabels, hd.read)
+	}
+}
+
+// Swap asks the linked game to let every session go, and returns a
+// channel closed when it has (Bye) or its link ended; nil if no game is
+// linked. Lines typed from now on wait for the next game.
+func (h *Holder) Swap(reason string) <-chan struct{} {
+	h.mu.Lock()
+	lk, done := h.link, h.unlinked
+	h.mu.Unlock()
+	if lk == nil {
+		return nil
+	}
+	lk.wmu.Lock()
+	lk.swapping = true
+	err := lk.w.WriteFlush(&boundary.Swap{Reason: reason})
+	lk.wmu.Unlock()
+	if err != nil {
+		_ = lk.c.Close()
+	}
+	return done
+}
+
+// Shutdown closes the listeners and every connection.
+func (h *Holder) Shutdown() {
+	h.stopping.Store(true)
+	h.mu.Lock()
+	for _, l := range h.listeners {
+		_ = l.Close()
+	}
+	lk := h.link
+	var hs []*held
+	for _, hd := range h.held {
+		hs = append(hs, hd)
+	}
+	h.mu.Unlock()
+	if lk != nil {
+		_ = lk.c.Close()
+	}
+	for _, hd := range hs {
+		_ = hd.c.close()
+	}
+	h.gr.Close()
+}
+
+// Wait waits for every goroutine of the holder, or for ctx.
+func (h *Holder) Wait(ctx context.Context) error { return h.gr.Wait(ctx) }
+
+// holderLink is the link to one game.
+type holderLink struct {
+	h *Holder
+	c net.Conn
+	r *boundary.Reader
+
+	wmu      sync.Mutex // guards w, swapping and the writes on c
+	w        *boundary.Writer
+	swapping bool // guarded by wmu: a Swap was sent; input waits for the next game
+}
+
+// send writes frames to the game. With input set it refuses (false) once
+// a Swap was sent: the game no longer reads, and the caller keeps them.
+func (lk *holderLink) send(input bool, fs ...boundary.Frame) bool {
+	lk.wmu.Lock()
+	defer lk.wmu.Unlock()
+	if input && lk.swapping {
+		return false
+	}
+	for _, f := range fs {
+		_ = lk.w.Write(f)
+	}
+	_ = lk.c.SetWriteDeadline(time.Now().Add(swapWait))
+	if err := lk.w.Flush(); err != nil {
+		_ = lk.c.Close()
+		return false
+	}
+	return true
+}
+
+func (h *Holder) serveLink(c net.Conn) {
+	defer c.Close()
+	lk := &holderLink{h: h, c: c, r: boundary.NewReader(c), w: boundary.NewWriter(c)}
+	_ = c.SetDeadline(time.Now().Add(10 * time.Second))
+	v, gb, err := boundary.Greet(lk.r, lk.w, h.build)
+	if err != nil {
+		h.log.Warn("holder: a game's link was refused", logev.ID(2410), "err", err)
+		return
+	}
+	_ = c.SetDeadline(time.Time{})
+	h.mu.Lock()
+	if h.link != nil || h.stopping.Load() {
+		h.mu.Unlock()
+		return // one game at a time
+	}
+	h.link = lk
+	var hs []*held
+	for _, hd := range h.held {
+		hs = append(hs, hd)
+	}
+	close(h.linked)
+	h.mu.Unlock()
+	h.log.Info("holder: a game linked", logev.ID(2411), "version", v, "game", gb, "sessions", len(hs))
+	for _, hd := range hs {
+		lk.attach(hd)
+	}
+	bye := lk.read()
+	h.mu.Lock()
+	h.link = nil
+	h.linked = make(chan struct{})
+	close(h.unlinked)
+	h.unlinked = make(chan struct{})
+	hs = hs[:0]
+	for _, hd := range h.held {
+		hs = append(hs, hd)
+	}
+	h.mu.Unlock()
+	for _, hd := range hs {
+		hd.unlink(lk)
+	}
+	h.log.Info("holder: the game's link ended", logev.ID(2412), "bye", bye)
+}
+
+// read takes the game's frames until Bye or the link's end; it reports
+// whether the game said Bye.
+func (lk *holderLink) read() bool {
+	for {
+		f, err := lk.r.Read()
+		if err != nil {
+			return false
+		}
+		switch f := f.(type) {
+		case *boundary.Output:
+			if hd := lk.h.get(f.Session); hd != nil {
+				hd.post(f.Ops, false)
+			}
+		case *boundary.Close:
+			if hd := lk.h.get(f.Session); hd != nil {
+				hd.post(nil, true)
+			}
+		case *boundary.State:
+			if hd := lk.h.get(f.Session); hd != nil {
+				hd.mu.Lock()
+				hd.account, hd.color, hd.gmcp = f.Account, f.Color, f.GMCP
+				hd.mu.Unlock()
+			}
+		case *boundary.Detached:
+			if hd := lk.h.get(f.Session); hd != nil {
+				hd.detached(lk, f.Seq)
+			}
+		case *boundary.Bye:
+			return true
+		}
+	}
+}
+
+func (h *Holder) get(id uint64) *held {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.held[id]
+}
+
+// attach hands hd to the game with what the last game left, then the
+// frames that waited for it.
+func (lk *holderLink) attach(hd *held) {
+	hd.mu.Lock()
+	defer hd.mu.Unlock()
+	if hd.gone || hd.link == lk {
+		return
+	}
+	a := &boundary.Attach{
+		Session: hd.id, Front: hd.front, Remote: hd.c.remote(), Account: hd.account,
+		Authenticated: hd.account != "", Client: hd.client(), GMCP: hd.gmcp, Color: hd.color, Seq: hd.applied,
+	}
+	fs := append([]boundary.Frame{a}, hd.pending...)
+	if !lk.send(false, fs...) {
+		return
+	}
+	hd.pending = nil
+	hd.link = lk
+}
+
+// held is one connection the holder keeps.
+type held struct {
+	h     *Holder // immutable
+	id    uint64  // immutable
+	front string  // immutable
+	c     conn    // immutable
+
+	mu      sync.Mutex
+	link    *holderLink      // guarded by mu: the game it is attached to, nil while waiting
+	seq     uint64           // guarded by mu: lines numbered
+	applied uint64           // guarded by mu: the last line a game said it took
+	pending []boundary.Frame // guarded by mu: frames waiting for a game
+	dropped bool             // guarded by mu: a pending line was dropped
+	gone    bool             // guarded by mu: the connection is over
+	account string           // guarded by mu: from State
+	color   int32            // guarded by mu
+	gmcp    []string         // guarded by mu
+
+	omu     sync.Mutex
+	out     [][]boundary.Op // guarded by omu: bursts for the writer
+	outN    int             // guarded by omu: their bytes
+	closing bool            // guarded by omu: close after out
+	writing bool            // guarded by omu: a writer runs
+}
+
+func (hd *held) client() boundary.Client {
+	inf := hd.c.info()
+	return boundary.Client{
+		Width: uint32(max(inf.width, 0)), Height: uint32(max(inf.height, 0)), Name: inf.name, Terminal: inf.terminal,
+		Color: uint8(inf.color), ScreenReader: inf.screenReader, UTF8: inf.utf8, MCCP: inf.mccp,
+		GMCP: hd.c.gmcpFrame("", nil) != nil,
+	}
+}
+
+// read is the connection's reader: every event to the game, or kept for
+// the next one.
+func (hd *held) read() {
+	for {
+		ev, err := hd.c.next()
+		if err != nil {
+			break
+		}
+		var f boundary.Frame
+		switch ev.kind {
+		case evLine:
+			f = &boundary.Input{Session: hd.id, Line: ev.text}
+		case evTooLong:
+			f = &boundary.TooLong{Session: hd.id, Limit: uint32(ev.n)}
+		case evResize, evClient:
+			f = &boundary.ClientChanged{Session: hd.id, Client: hd.client()}
+		case evGMCP:
+			f = &boundary.GMCPIn{Session: hd.id, Package: ev.pkg, Data: ev.data}
+		case evMSSP:
+			f = &boundary.MSSPAsk{Session: hd.id}
+		case evCompress, evDecompress:
+			f = &boundary.Compress{Session: hd.id, On: ev.kind == evCompress}
+		default:
+			continue
+		}
+		hd.forward(f)
+	}
+	hd.mu.Lock()
+	hd.gone = true
+	lk := hd.link
+	hd.mu.Unlock()
+	if lk != nil {
+		lk.send(false, &boundary.LinkLost{Session: hd.id})
+	}
+	hd.h.mu.Lock()
+	delete(hd.h.held, hd.id)
+	hd.h.mu.Unlock()
+	hd.post(nil, true)
+}
+
+// forward sends f to the game, or keeps it while there is none (or the
+// game is letting go).
+func (hd *held) forward(f boundary.Frame) {
+	hd.mu.Lock()
+	defer hd.mu.Unlock()
+	in, isLine := f.(*boundary.Input)
+	if isLine {
+		hd.seq++
+		in.Seq = hd.seq
+	}
+	if hd.link != nil && len(hd.pending) == 0 && hd.link.send(true, f) {
+		return
+	}
+	if len(hd.pending) >= maxHeldPending {
+		if isLine && !hd.dropped {
+			hd.dropped = true
+			hd.post([]boundary.Op{{Kind: boundary.OpText, Data: []byte("(The world is restarting; lines typed past this one are dropped until it is back.)\n")}}, false)
+		}
+		return
+	}
+	hd.pending = append(hd.pending, f)
+}
+
+// detached is told that the game let go of the session, having taken its
+// lines up to seq.
+func (hd *held) detached(lk *holderLink, seq uint64) {
+	hd.mu.Lock()
+	defer hd.mu.Unlock()
+	if hd.link == lk {
+		hd.link = nil
+	}
+	hd.applied = seq
+	hd.dropped = false
+}
+
+// unlink is told that lk ended: the session waits for the next game.
+// Lines it sent to a game that died are not sent again.
+func (hd *held) unlink(lk *holderLink) {
+	hd.mu.Lock()
+	defer hd.mu.Unlock()
+	if hd.link == lk {
+		hd.link = nil
+		hd.applied = hd.seq - uint64(len(hd.pendingLines()))
+	}
+}
+
+func (hd *held) pendingLines() []*boundary.Input {
+	var l []*boundary.Input
+	for _, f := range hd.pending {
+		if in, ok := f.(*boundary.Input); ok {
+			l = append(l, in)
+		}
+	}
+	return l
+}
+
+// post queues a burst for the client (or, with closing, the end of the
+// connection after what is queued) and makes sure a writer runs.
+func (hd *held) post(ops []boundary.Op, closing bool) {
+	hd.omu.Lock()
+	if hd.closing {
+		hd.omu.Unlock()
+		return
+	}
+	if len(ops) > 0 {
+		hd.out = append(hd.out, ops)
+		for _, op := range ops {
+			hd.outN += len(op.Data)
+		}
+	}
+	if hd.outN > maxHeldOutput {
+		hd.out, hd.outN = nil, 0
+		closing = true
+	}
+	hd.closing = closing
+	start := !hd.writing
+	hd.writing = true
+	hd.omu.Unlock()
+	if start {
+		hd.h.gr.GoWith(writerLabelsHeld, hd.drain)
+	}
+}
+
+var (
+	writerLabelsHeld = run.NewLabels("session", "holder-writer")
+	linkLabels       = run.NewLabels("holder", "link")
+)
+
+// drain writes what is queued, then leaves; it closes the connection after
+// a Close.
+func (hd *held) drain() {
+	for {
+		hd.omu.Lock()
+		bursts, closing := hd.out, hd.closing
+		hd.out, hd.outN = nil, 0
+		if len(bursts) == 0 && !closing {
+			hd.writing = false
+			hd.omu.Unlock()
+			return
+		}
+		hd.omu.Unlock()
+		_ = hd.c.setWriteDeadline(time.Now().Add(time.Duration(hd.h.cfg.WriteTimeoutSecs) * time.Second))
+		var err error
+		for _, ops := range bursts {
+			for _, op := range ops {
+				if err = hd.apply(op); err != nil {
+					break
+				}
+			}
+		}
+		if err == nil {
+			err = hd.c.flush()
+		}
+		if err != nil || closing && len(bursts) == 0 {
+			_ = hd.c.close()
+			if err != nil {
+				hd.omu.Lock()
+				hd.closing = true
+				hd.out = nil
+				hd.omu.Unlock()
+			}
+			return
+		}
+	}
+}
+
+func (hd *held) apply(op boundary.Op) error {
+	c := hd.c
+	switch op.Kind {
+	case boundary.OpText:
+		return c.writeText(op.Data)
+	case boundary.OpPrompt:
+		return c.writePrompt(op.Data)
+	case boundary.OpRaw:
+		return c.writeRaw(op.Data)
+	case boundary.OpGMCP:
+		if f := c.gmcpFrame(op.Pkg, op.Data); f != nil {
+			return c.writeRaw(f)
+		}
+	case boundary.OpEchoOff:
+		return c.writeRaw(c.echoOff())
+	case boundary.OpEchoOn:
+		return c.writeRaw(c.echoOn())
+	case boundary.OpCompress:
+		if err := c.flush(); err != nil {
+			return err
+		}
+		return c.startCompress()
+	case boundary.OpDecompress:
+		return c.stopCompress()
+	}
+	return nil
+}
+
+// DialHolder connects a game to a holder's unix socket at path, trying for
+// up to wait while the holder is not there yet.
+func DialHolder(path string, wait time.Duration) (net.Conn, error) {
+	deadline := time.Now().Add(wait)
+	for {
+		c, err := net.DialTimeout("unix", path, time.Second)
+		if err == nil {
+			return c, nil
+		}
+		if time.Now().After(deadline) {
+			return nil, fmt.Errorf("gate: the holder at %s: %w", path, err)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}

@@ -1,0 +1,585 @@
+package gate
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"maps"
+	"net"
+	"net/netip"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"zonemud/internal/logev"
+	"zonemud/net/boundary"
+	"zonemud/world"
+)
+
+// The game's side of a copyover link (net/boundary): sessions whose
+// connection a holder keeps (holder.go) arrive as Attach frames and are
+// served here exactly as the gate's own connections are (the same login,
+// output queue, writer and route), each over a linkConn, the conn whose
+// client is behind the holder. When the holder asks for a Swap, the gate
+// lets every session go (Detached), says Bye, and the game may stop: the
+// holder keeps the players and attaches them to the next game.
+
+// maxLinkQueue bounds the events waiting for one session's reader: a
+// holder that sends faster than the session's rate limit lets the session
+// read fills it, and a line past it is dropped with a word to the player.
+const maxLinkQueue = 128
+
+// swapWait bounds each step of a Swap: the readers taking what arrived,
+// the save, the writers writing what was queued.
+const swapWait = 15 * time.Second
+
+// gameLink is one link to a holder.
+type gameLink struct {
+	g   *Gate
+	c   net.Conn
+	r   *boundary.Reader
+	wmu sync.Mutex // guards w and the writes on c
+	w   *boundary.Writer
+
+	mu    sync.Mutex
+	conns map[uint64]*linkConn // guarded by mu: by the holder's session id
+	gone  bool                 // guarded by mu: the link is over
+}
+
+// ServeLink serves the sessions a holder attaches over c until the link
+// ends: the holder closes it, a frame does not decode, or a Swap has let
+// every session go (swapped is then true). It closes c.
+func (g *Gate) ServeLink(c net.Conn, build string) (swapped bool, err error) {
+	l := &gameLink{g: g, c: c, r: boundary.NewReader(c), w: boundary.NewWriter(c), conns: map[uint64]*linkConn{}}
+	defer l.end()
+	_ = c.SetDeadline(time.Now().Add(10 * time.Second))
+	v, hb, err := boundary.Answer(l.r, l.w, build)
+	if err != nil {
+		return false, fmt.Errorf("gate: link handshake: %w", err)
+	}
+	_ = c.SetDeadline(time.Time{})
+	g.log.Info("gate: a holder linked", logev.ID(2401), "version", v, "holder", hb)
+	for {
+		f, err := l.r.Read()
+		if err != nil {
+			if errors.Is(err, io.EOF) || errors.Is(err, net.ErrClosed) {
+				return false, nil
+			}
+			return false, fmt.Errorf("gate: link: %w", err)
+		}
+		if sw, ok := f.(*boundary.Swap); ok {
+			return true, l.swap(sw.Reason)
+		}
+		l.handle(f)
+	}
+}
+
+// handle routes one frame from the holder to its session.
+func (l *gameLink) handle(f boundary.Frame) {
+	if a, ok := f.(*boundary.Attach); ok {
+		l.attach(a)
+		return
+	}
+	var id uint64
+	var ev event
+	switch f := f.(type) {
+	case *boundary.Input:
+		id, ev = f.Session, event{kind: evLine, text: f.Line, seq: f.Seq}
+	case *boundary.TooLong:
+		id, ev = f.Session, event{kind: evTooLong, n: int(f.Limit)}
+	case *boundary.ClientChanged:
+		id, ev = f.Session, event{kind: evClient}
+		if lc := l.conn(id); lc != nil {
+			cl := f.Client
+			lc.cl.Store(&cl)
+		}
+	case *boundary.GMCPIn:
+		id, ev = f.Session, event{kind: evGMCP, pkg: f.Package, data: f.Data}
+	case *boundary.MSSPAsk:
+		id, ev = f.Session, event{kind: evMSSP}
+	case *boundary.Compress:
+		id, ev = f.Session, event{kind: evDecompress}
+		if f.On {
+			ev.kind = evCompress
+		}
+	case *boundary.LinkLost:
+		if lc := l.conn(f.Session); lc != nil {
+			lc.lose()
+		}
+		return
+	default:
+		l.g.log.Warn("gate: a link frame the game does not take", logev.ID(2402), "kind", f.Kind())
+		return
+	}
+	if lc := l.conn(id); lc != nil {
+		lc.push(ev)
+	}
+}
+
+func (l *gameLink) conn(id uint64) *linkConn {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.conns[id]
+}
+
+// attach starts a session for a connection the holder keeps: a new one
+// logs in; one the holder says is logged in goes straight into its
+// character, with the state the last game left.
+func (l *gameLink) attach(a *boundary.Attach) {
+	lc := &linkConn{l: l, id: a.Session, front: a.Front, remoteS: a.Remote, wake: make(chan struct{}, 1)}
+	cl := a.Client
+	lc.cl.Store(&cl)
+	l.mu.Lock()
+	if l.gone || l.conns[a.Session] != nil {
+		l.mu.Unlock()
+		return
+	}
+	l.conns[a.Session] = lc
+	l.mu.Unlock()
+	var pre *preAuth
+	if a.Account != "" {
+		pre = &preAuth{name: a.Account, authenticated: a.Authenticated, reattach: true}
+	}
+	remote := linkAddr(a.Remote)
+	g := l.g
+	front := a.Front
+	switch front {
+	case frontTelnet, frontTLS, frontSSH, frontWeb:
+	default:
+		front = frontTelnet
+	}
+	g.conns.Add(1)
+	g.byIP.add(g.ipKey(remote), int(^uint(0)>>1)) // the holder admitted it; end releases both
+	g.gr.GoWith(readerLabels, func() {
+		g.run(remote, front, func(s *Session) conn {
+			lc.s = s
+			if a.Color >= -1 {
+				s.SetColor(int(a.Color))
+			}
+			if len(a.GMCP) > 0 {
+				s.handleGMCP("Core.Supports.Set", gmcpList(a.GMCP))
+			}
+			return lc
+		}, pre, true)
+	})
+}
+
+// gmcpList is a Core.Supports.Set payload naming pkgs.
+func gmcpList(pkgs []string) []byte {
+	b := []byte{'['}
+	for i, p := range pkgs {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = fmt.Appendf(b, "%q", p+" 1")
+	}
+	return append(b, ']')
+}
+
+// linkAddr is the client's address as the holder gave it.
+func linkAddr(s string) net.Addr {
+	if ap, err := netip.ParseAddrPort(s); err == nil {
+		return net.TCPAddrFromAddrPort(ap)
+	}
+	return &net.TCPAddr{}
+}
+
+// send writes frames to the holder in one write. A write that fails ends
+// the link.
+func (l *gameLink) send(fs ...boundary.Frame) bool {
+	l.wmu.Lock()
+	defer l.wmu.Unlock()
+	for _, f := range fs {
+		if err := l.w.Write(f); err != nil {
+			l.g.log.Warn("gate: a link frame was refused", logev.ID(2403), "err", err)
+		}
+	}
+	_ = l.c.SetWriteDeadline(time.Now().Add(swapWait))
+	if err := l.w.Flush(); err != nil {
+		_ = l.c.Close()
+		return false
+	}
+	return true
+}
+
+// swap lets every session go for a restart: each reader takes what
+// arrived before the Swap and posts it; every zone saves, which it does
+// after the lines already in its inbox; each session's queued output is
+// written; then Detached for each, with the last line it took, and Bye.
+// The sessions then end here as dropped connections, their characters
+// saved again as the world shuts down; the holder keeps the players.
+func (l *gameLink) swap(reason string) error {
+	ctx, cancel := context.WithTimeout(context.Background(), 3*swapWait)
+	defer cancel()
+	l.mu.Lock()
+	conns := slices.Collect(maps.Values(l.conns))
+	l.mu.Unlock()
+	for _, lc := range conns {
+		if lc.s != nil && lc.s.route.Load() != nil {
+			lc.s.Write([]byte("{Y}The world is being rebuilt around you; hold on.{x}\n"), false)
+		}
+	}
+	waitFor(ctx, func() bool {
+		for _, lc := range conns {
+			if !lc.idle() {
+				return false
+			}
+		}
+		return true
+	})
+	// Twice: a zone takes its mail (the save) before its inbox, so the
+	// second save comes after every line the first found waiting.
+	for range 2 {
+		if err := l.g.w.SaveAll(ctx); err != nil {
+			l.g.log.Warn("gate: a swap's save did not finish", logev.ID(2404), "err", err)
+		}
+	}
+	waitFor(ctx, func() bool {
+		for _, lc := range conns {
+			if s := lc.s; s != nil && !s.Closed() && (s.out.Len() > 0 || s.writing.Load()) {
+				return false
+			}
+		}
+		return true
+	})
+	var fs []boundary.Frame
+	l.wmu.Lock()
+	for _, lc := range conns {
+		st, seq, ok := lc.detach()
+		if ok {
+			fs = append(fs, st, &boundary.Detached{Session: lc.id, Seq: seq})
+		}
+	}
+	l.wmu.Unlock()
+	fs = append(fs, &boundary.Bye{Reason: reason})
+	l.send(fs...)
+	l.g.log.Info("gate: a swap let every session go", logev.ID(2405), "sessions", len(fs)/2, "reason", reason)
+	return nil
+}
+
+// waitFor polls done until it holds or ctx ends.
+func waitFor(ctx context.Context, done func() bool) {
+	for !done() {
+		select {
+		case <-ctx.Done():
+			return
+		case <-time.After(5 * time.Millisecond):
+		}
+	}
+}
+
+// end closes the link and every session on it: their readers see the
+// connection gone.
+func (l *gameLink) end() {
+	_ = l.c.Close()
+	l.mu.Lock()
+	l.gone = true
+	conns := slices.Collect(maps.Values(l.conns))
+	l.mu.Unlock()
+	for _, lc := range conns {
+		lc.lose()
+	}
+}
+
+// forget removes a session that ended.
+func (l *gameLink) forget(lc *linkConn) {
+	l.mu.Lock()
+	if l.conns[lc.id] == lc {
+		delete(l.conns, lc.id)
+	}
+	l.mu.Unlock()
+}
+
+// linkConn is a conn whose client is behind the holder: events arrive as
+// frames, output leaves as one Output frame per burst.
+type linkConn struct {
+	l       *gameLink // immutable
+	id      uint64    // immutable: the holder's session id
+	front   string    // immutable
+	remoteS string    // immutable
+	s       *Session  // immutable once the session is made
+	cl      atomic.Pointer[boundary.Client]
+
+	mu       sync.Mutex
+	q        []event   // guarded by mu
+	taken    uint64    // guarded by mu: the holder's number of the last line next returned
+	waiting  bool      // guarded by mu: the reader waits in next with q empty
+	lost     bool      // guarded by mu: no more events: the connection or the link is gone
+	detached bool      // guarded by mu and l.wmu: output no longer goes to the holder
+	deadline time.Time // guarded by mu
+	wake     chan struct{}
+
+	ops []boundary.Op // writer goroutine only: the burst being built
+}
+
+// push queues an event for the reader.
+func (c *linkConn) push(ev event) {
+	c.mu.Lock()
+	if c.lost {
+		c.mu.Unlock()
+		return
+	}
+	if len(c.q) >= maxLinkQueue {
+		c.mu.Unlock()
+		if ev.kind == evLine && c.s != nil {
+			c.s.Write([]byte("You are typing faster than the world reads; that line was dropped.\n"), false)
+		}
+		return
+	}
+	c.q = append(c.q, ev)
+	c.mu.Unlock()
+	c.poke()
+}
+
+func (c *linkConn) poke() {
+	select {
+	case c.wake <- struct{}{}:
+	default:
+	}
+}
+
+// lose ends the events: the reader's next reports the connection gone
+// once it has taken what was queued.
+func (c *linkConn) lose() {
+	c.mu.Lock()
+	c.lost = true
+	c.mu.Unlock()
+	c.poke()
+}
+
+// idle reports whether the reader has taken every event and waits for
+// the next (or will read no more).
+func (c *linkConn) idle() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.lost || (len(c.q) == 0 && c.waiting)
+}
+
+// detach stops output to the holder and returns what the holder is to
+// hand the next game. Called with l.wmu held.
+func (c *linkConn) detach() (*boundary.State, uint64, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.detached || c.s == nil {
+		return nil, 0, false
+	}
+	c.detached = true
+	c.lost = true
+	st := c.s.linkState(c.id)
+	return st, c.taken, true
+}
+
+// linkState is what a session leaves the next game.
+func (s *Session) linkState(id uint64) *boundary.State {
+	st := &boundary.State{Session: id, Color: s.colorSet.Load()}
+	if n := s.name.Load(); n != nil && s.route.Load() != nil {
+		st.Account = *n
+	}
+	s.mu.Lock()
+	st.GMCP = slices.Sorted(maps.Keys(s.gmcpPkgs))
+	s.mu.Unlock()
+	return st
+}
+
+// loggedIn tells the holder the session is in its character, so a later
+// game attaches it as logged in.
+func (c *linkConn) loggedIn() {
+	c.l.send(c.s.linkState(c.id))
+}
+
+func (c *linkConn) next() (event, error) {
+	var timer *time.Timer
+	defer func() {
+		if timer != nil {
+			timer.Stop()
+		}
+	}()
+	for {
+		c.mu.Lock()
+		if len(c.q) > 0 {
+			ev := c.q[0]
+			c.q = c.q[1:]
+			if ev.kind == evLine {
+				c.taken = ev.seq
+			}
+			c.waiting = false
+			c.mu.Unlock()
+			return ev, nil
+		}
+		if c.lost {
+			c.mu.Unlock()
+			return event{}, io.EOF
+		}
+		dl := c.deadline
+		c.waiting = true
+		c.mu.Unlock()
+		var tc <-chan time.Time
+		if !dl.IsZero() {
+			d := time.Until(dl)
+			if d <= 0 {
+				return event{}, errLinkTimeout
+			}
+			if timer == nil {
+				timer = time.NewTimer(d)
+			} else {
+				timer.Reset(d)
+			}
+			tc = timer.C
+		}
+		select {
+		case <-c.wake:
+		case <-tc:
+		}
+	}
+}
+
+// errLinkTimeout is a read deadline passed on a linkConn (os.IsTimeout
+// knows it).
+var errLinkTimeout error = errDeadline{}
+
+type errDeadline struct{}
+
+func (errDeadline) Error() string { return "i/o timeout" }
+func (errDeadline) Timeout() bool { return true }
+
+func (c *linkConn) setReadDeadline(t time.Time) error {
+	c.mu.Lock()
+	c.deadline = t
+	c.mu.Unlock()
+	c.poke()
+	return nil
+}
+
+func (c *linkConn) op(k boundary.OpKind, p []byte) {
+	c.ops = append(c.ops, boundary.Op{Kind: k, Data: append([]byte(nil), p...)})
+}
+
+func (c *linkConn) writeText(p []byte) error   { c.op(boundary.OpText, p); return nil }
+func (c *linkConn) writePrompt(p []byte) error { c.op(boundary.OpPrompt, p); return nil }
+func (c *linkConn) startCompress() error       { c.op(boundary.OpCompress, nil); return nil }
+func (c *linkConn) stopCompress() error        { c.op(boundary.OpDecompress, nil); return nil }
+
+// Raw bytes a linkConn made itself (echoOff, echoOn, gmcpFrame) start with
+// linkMark, which no telnet or web protocol bytes start with, and say
+// which op they are; writeRaw turns them back into that op.
+const linkMark = 0
+
+func (c *linkConn) writeRaw(p []byte) error {
+	if len(p) < 2 || p[0] != linkMark {
+		c.op(boundary.OpRaw, p)
+		return nil
+	}
+	switch p[1] {
+	case 'E':
+		c.op(boundary.OpEchoOff, nil)
+	case 'e':
+		c.op(boundary.OpEchoOn, nil)
+	case 'G':
+		pkg, data, _ := bytesCut(p[2:], 0)
+		c.ops = append(c.ops, boundary.Op{Kind: boundary.OpGMCP, Pkg: string(pkg), Data: append([]byte(nil), data...)})
+	}
+	return nil
+}
+
+func bytesCut(p []byte, sep byte) (before, after []byte, found bool) {
+	for i, b := range p {
+		if b == sep {
+			return p[:i], p[i+1:], true
+		}
+	}
+	return p, nil, false
+}
+
+func (c *linkConn) echoOff() []byte { return []byte{linkMark, 'E'} }
+func (c *linkConn) echoOn() []byte  { return []byte{linkMark, 'e'} }
+func (c *linkConn) opening() []byte { return nil } // the holder negotiated
+
+func (c *linkConn) gmcpFrame(pkg string, json []byte) []byte {
+	if !c.cl.Load().GMCP {
+		return nil
+	}
+	b := append([]byte{linkMark, 'G'}, pkg...)
+	return append(append(b, 0), json...)
+}
+
+// flush sends the burst. Output after a detach is dropped: the next game
+// speaks to the player.
+func (c *linkConn) flush() error {
+	if len(c.ops) == 0 {
+		return nil
+	}
+	ops := c.ops
+	c.ops = nil
+	c.l.wmu.Lock()
+	c.mu.Lock()
+	detached := c.detached
+	c.mu.Unlock()
+	var err error
+	if !detached {
+		if err = c.l.w.Write(&boundary.Output{Session: c.id, Ops: ops}); err == nil {
+			_ = c.l.c.SetWriteDeadline(time.Now().Add(swapWait))
+			err = c.l.w.Flush()
+		}
+	}
+	c.l.wmu.Unlock()
+	if err != nil && !errors.Is(err, boundary.ErrTooBig) {
+		_ = c.l.c.Close()
+	}
+	return err
+}
+
+func (c *linkConn) setWriteDeadline(time.Time) error { return nil }
+
+// close ends the session: the holder closes the player's connection,
+// unless the session was detached, when the holder keeps it.
+func (c *linkConn) close() error {
+	c.l.wmu.Lock()
+	c.mu.Lock()
+	detached := c.detached
+	c.lost = true
+	c.mu.Unlock()
+	if !detached {
+		c.mu.Lock()
+		c.detached = true
+		c.mu.Unlock()
+		if err := c.l.w.Write(&boundary.Close{Session: c.id}); err == nil {
+			_ = c.l.c.SetWriteDeadline(time.Now().Add(swapWait))
+			_ = c.l.w.Flush()
+		}
+	}
+	c.l.wmu.Unlock()
+	c.poke()
+	c.l.forget(c)
+	return nil
+}
+
+func (c *linkConn) info() clientInfo {
+	cl := c.cl.Load()
+	name := cl.Name
+	if name == "" {
+		name = c.kind()
+	}
+	return clientInfo{
+		width: int(cl.Width), height: int(cl.Height), color: world.ColorLevel(cl.Color),
+		screenReader: cl.ScreenReader, utf8: cl.UTF8, name: name, terminal: cl.Terminal, mccp: cl.MCCP,
+	}
+}
+
+func (c *linkConn) colorDepth() (world.ColorLevel, bool) {
+	cl := c.cl.Load()
+	return world.ColorLevel(cl.Color), cl.ScreenReader
+}
+
+func (c *linkConn) remote() string { return c.remoteS }
+
+func (c *linkConn) kind() string {
+	switch c.front {
+	case frontSSH, frontWeb:
+		return c.front
+	}
+	return "telnet"
+}
+
+func (c *linkConn) counts() (uint64, uint64, uint64) { return 0, 0, 0 }
