@@ -31,7 +31,11 @@ import (
 // visits: a copy without one would never be reaped, so a record is never
 // deleted while its copy may be hosted. Abandoning a copy (hop 3 decided
 // not to move the player) is a flag on the record: it frees the account's
-// slot at once and lets the reaper skip the grace after minting.
+// slot and the process's at once, and lets the reaper take it at its first
+// quiet sweep, without the grace after minting. Abandoned copies waiting
+// for the reaper are bounded apart: all records together are held to twice
+// per_process, so walking away from mints can neither take the slots
+// others need nor pile up copies without end.
 
 // The compiled defaults of [instance]; 0 in config.toml means these.
 const (
@@ -39,6 +43,7 @@ const (
 	defaultMintBurst  = 6
 	defaultMintWindow = 60
 	defaultPerProcess = 256
+	defaultPerAddr    = 12
 	// maxPerProcess bounds per_process: every copy's occupants are ejected
 	// to their anchors under one shared deadline at shutdown (ejectWait),
 	// and that deadline is sized for this many copies.
@@ -67,6 +72,18 @@ type InstanceConfig struct {
 	// (defaults 6 in 60), counted at the asking, whatever came of it.
 	MintBurst      int `toml:"mint_burst"`
 	MintWindowSecs int `toml:"mint_window_secs"`
+	// MintBurstPerAddr mints are allowed from one address in each
+	// MintWindowSecs, whatever the accounts (default 12). An address is as
+	// the gate counts it: an IPv4 address, or the IPv6 block of
+	// gate.ipv6_prefix bits (a /64); loopback is exempt unless
+	// gate.limit_loopback, as behind a proxy every player is 127.0.0.1.
+	MintBurstPerAddr int `toml:"mint_burst_per_addr"`
+	// MinLevel is the level a character must have reached to open a copy
+	// (0 or 1: any), and MinAgeMins how old it must be, in minutes since
+	// it was created (0: any age): fresh throwaway characters cannot open
+	// copies by the hundred.
+	MinLevel   int `toml:"min_level"`
+	MinAgeMins int `toml:"min_age_mins"`
 	// PerProcess caps the copies in the process, reaped ones excepted
 	// (default 256, at most 1024).
 	PerProcess int `toml:"per_process"`
@@ -106,6 +123,7 @@ func (c InstanceConfig) resolved() InstanceConfig {
 	def(&c.MintBurst, defaultMintBurst)
 	def(&c.MintWindowSecs, defaultMintWindow)
 	def(&c.PerProcess, defaultPerProcess)
+	def(&c.MintBurstPerAddr, defaultPerAddr)
 	def(&c.IdleSweeps, 4)
 	defd(&c.SweepEvery, 15*time.Second)
 	defd(&c.Grace, 2*time.Minute)
@@ -125,6 +143,12 @@ func (c InstanceConfig) Validate() error {
 		return fmt.Errorf("instance.mint_burst: %d is out of range 0 to 1000", c.MintBurst)
 	case c.MintWindowSecs < 0 || c.MintWindowSecs > 86400:
 		return fmt.Errorf("instance.mint_window_secs: %d is out of range 0 to 86400", c.MintWindowSecs)
+	case c.MintBurstPerAddr < 0 || c.MintBurstPerAddr > 100000:
+		return fmt.Errorf("instance.mint_burst_per_addr: %d is out of range 0 to 100000", c.MintBurstPerAddr)
+	case c.MinLevel < 0 || c.MinLevel > 10000:
+		return fmt.Errorf("instance.min_level: %d is out of range 0 to 10000", c.MinLevel)
+	case c.MinAgeMins < 0 || c.MinAgeMins > 525600:
+		return fmt.Errorf("instance.min_age_mins: %d is out of range 0 to 525600 (a year)", c.MinAgeMins)
 	case c.PerProcess < 0 || c.PerProcess > maxPerProcess:
 		return fmt.Errorf("instance.per_process: %d is out of range 0 to %d (every copy is emptied within %s at shutdown)", c.PerProcess, maxPerProcess, ejectWait)
 	}
@@ -148,7 +172,7 @@ type instRec struct {
 	z         *zone.Zone // guarded by instances.mu: nil until hosted
 	minted    time.Time  // guarded by instances.mu
 	idle      int        // guarded by instances.mu: sweeps in a row that found it quiescent
-	abandoned bool       // guarded by instances.mu: no one was moved in; its slot is free
+	abandoned bool       // guarded by instances.mu: no one was moved in; its slots are free
 	reaping   bool       // guarded by instances.mu: a sweep is tearing it down
 }
 
@@ -172,10 +196,12 @@ type instances struct {
 	queue chan mintJob   // the mint queue, bounded
 	kick  chan struct{}  // cap 1: publish the claims now
 
-	mu   sync.Mutex
-	recs map[*instRec]struct{}  // guarded by mu: every record
-	byID map[string]*instRec    // guarded by mu: minted records by copy id
-	rate map[string]*mintWindow // guarded by mu: by account
+	mu        sync.Mutex
+	recs      map[*instRec]struct{}  // guarded by mu: every record
+	byID      map[string]*instRec    // guarded by mu: minted records by copy id
+	rate      map[string]*mintWindow // guarded by mu: by account
+	rateAddr  map[string]*mintWindow // guarded by mu: by address (the gate's key)
+	lastSweep time.Time              // guarded by mu: when the reaper last swept
 }
 
 func (i *instances) init(cfg InstanceConfig) {
@@ -185,6 +211,7 @@ func (i *instances) init(cfg InstanceConfig) {
 	i.recs = map[*instRec]struct{}{}
 	i.byID = map[string]*instRec{}
 	i.rate = map[string]*mintWindow{}
+	i.rateAddr = map[string]*mintWindow{}
 }
 
 // kickClaims asks the claim keeper to publish now; a kick already waiting
@@ -208,6 +235,96 @@ func (i *instances) liveForAccountLocked(account string) int {
 	return n
 }
 
+// holdsSlotLocked reports whether r counts against the process's cap: a
+// copy minting or hosted counts, but one abandoned (nobody was moved in)
+// counts only while somebody is inside all the same (an admin's goto).
+func (r *instRec) holdsSlotLocked() bool {
+	return !r.abandoned || r.z != nil && r.z.Population() > 0
+}
+
+// slotsTakenLocked counts the copies that hold a process slot.
+func (i *instances) slotsTakenLocked() int {
+	n := 0
+	for r := range i.recs {
+		if r.holdsSlotLocked() {
+			n++
+		}
+	}
+	return n
+}
+
+// nextCloseLocked estimates how long until the first copy that holds a
+// slot, or waits for the reaper, is closed: an empty one at the sweep its
+// idle count runs out (and not within its grace after minting), one with
+// players in it no sooner than a full count of sweeps from the next.
+func (i *instances) nextCloseLocked(now time.Time) time.Duration {
+	every := i.cfg.SweepEvery
+	next := i.lastSweep.Add(every).Sub(now)
+	if i.lastSweep.IsZero() || next <= 0 || next > every {
+		next = every
+	}
+	best := time.Duration(-1)
+	for r := range i.recs {
+		need := i.cfg.IdleSweeps
+		if r.abandoned {
+			need = 1
+		}
+		var eta time.Duration
+		switch {
+		case r.z == nil:
+			continue // minting: it is about to hold its slot, not free one
+		case r.reaping:
+			eta = time.Second
+		case r.z.Population() > 0:
+			eta = next + time.Duration(need)*every
+		default:
+			eta = next + time.Duration(max(need-r.idle-1, 0))*every
+			if !r.abandoned {
+				if g := r.minted.Add(i.cfg.Grace).Sub(now); g > eta {
+					eta = g + every
+				}
+			}
+		}
+		if best < 0 || eta < best {
+			best = eta
+		}
+	}
+	if best < 0 {
+		best = next
+	}
+	return best
+}
+
+// waitText says d to a player: seconds under two minutes, else minutes,
+// else hours, rounded up.
+func waitText(d time.Duration) string {
+	switch {
+	case d < 2*time.Minute:
+		s := max(int((d+time.Second-1)/time.Second), 1)
+		return fmt.Sprintf("%d second%s", s, plural(s, "", "s"))
+	case d < 2*time.Hour:
+		return fmt.Sprintf("%d minutes", int((d+time.Minute-1)/time.Minute))
+	default:
+		return fmt.Sprintf("%d hours", int((d+time.Hour-1)/time.Hour))
+	}
+}
+
+// windowLocked is key's current window in rates, begun afresh once the
+// last is over.
+func (i *instances) windowLocked(rates map[string]*mintWindow, key string, now time.Time) *mintWindow {
+	win := rates[key]
+	if win == nil || now.Sub(win.start) >= time.Duration(i.cfg.MintWindowSecs)*time.Second {
+		win = &mintWindow{start: now}
+		rates[key] = win
+	}
+	return win
+}
+
+// windowWait is how long until win is over.
+func (i *instances) windowWait(win *mintWindow, now time.Time) time.Duration {
+	return max(time.Second, win.start.Add(time.Duration(i.cfg.MintWindowSecs)*time.Second).Sub(now))
+}
+
 // unhosted forgets the record of a copy that was unhosted, by whatever
 // path: once its zone is out of the world, nothing needs it.
 func (i *instances) unhosted(id string) {
@@ -229,7 +346,12 @@ func (i *instances) dropLocked(r *instRec) {
 // Refusals a player is told at the door (hop 1) or after the mint (hop 3).
 const (
 	refuseDraining = "The way will not open while the world is shutting down."
-	refuseProcess  = "Too many private copies are open in the world just now; try again in a little while."
+	// refuseProcess opens the line of a full process, which goes on to
+	// say when to try again.
+	refuseProcess  = "Too many private copies are open in the world just now;"
+	refuseAddrFmt  = "Too many copies have been opened from your address of late; the way will open for it again in %s."
+	refuseLevelFmt = "The way opens only for those of level %d or more; come back when you have reached it."
+	refuseAgeFmt   = "The way opens only for characters at least %s old; yours may try again in %s."
 	refuseQueue    = "The way is crowded with others opening theirs; try again in a moment."
 	refuseNoOpen   = "The way will not open."
 )
@@ -245,25 +367,40 @@ func (w *World) RequestInstance(req zone.MintRequest) string {
 	}
 	i := &w.inst
 	now := time.Now()
+	if req.Level < i.cfg.MinLevel {
+		w.instMetrics.refuse("level")
+		return fmt.Sprintf(refuseLevelFmt, i.cfg.MinLevel)
+	}
+	if minAge := time.Duration(i.cfg.MinAgeMins) * time.Minute; minAge > 0 && req.Created > 0 {
+		if age := now.Sub(time.Unix(req.Created, 0)); age < minAge {
+			w.instMetrics.refuse("age")
+			return fmt.Sprintf(refuseAgeFmt, waitText(minAge), waitText(minAge-age))
+		}
+	}
 	i.mu.Lock()
 	defer i.mu.Unlock()
-	if len(i.recs) >= i.cfg.PerProcess {
+	// The process's cap counts the copies that hold a slot; records of
+	// abandoned copies waiting for the reaper are held to as many again.
+	if i.slotsTakenLocked() >= i.cfg.PerProcess || len(i.recs) >= 2*i.cfg.PerProcess {
 		w.instMetrics.refuse("process")
-		return refuseProcess
+		return fmt.Sprintf("%s one may close in about %s; try again then.", refuseProcess, waitText(i.nextCloseLocked(now)))
 	}
 	if n := i.liveForAccountLocked(req.Account); n >= i.cfg.PerAccount {
 		w.instMetrics.refuse("account")
 		return fmt.Sprintf("You already hold %d private cop%s open, as many as one may. A copy closes a minute or two after everyone has left it.", n, plural(n, "y", "ies"))
 	}
-	win := i.rate[req.Account]
-	if win == nil || now.Sub(win.start) >= time.Duration(i.cfg.MintWindowSecs)*time.Second {
-		win = &mintWindow{start: now}
-		i.rate[req.Account] = win
-	}
+	win := i.windowLocked(i.rate, req.Account, now)
 	if win.n >= i.cfg.MintBurst {
 		w.instMetrics.refuse("rate")
-		wait := max(time.Second, win.start.Add(time.Duration(i.cfg.MintWindowSecs)*time.Second).Sub(now).Round(time.Second))
-		return fmt.Sprintf("You have opened the way too often of late; it will not open for you again for %s.", wait)
+		return fmt.Sprintf("You have opened the way too often of late; it will not open for you again for %s.", i.windowWait(win, now).Round(time.Second))
+	}
+	var addrWin *mintWindow
+	if req.Addr != "" {
+		addrWin = i.windowLocked(i.rateAddr, req.Addr, now)
+		if addrWin.n >= i.cfg.MintBurstPerAddr {
+			w.instMetrics.refuse("address")
+			return fmt.Sprintf(refuseAddrFmt, waitText(i.windowWait(addrWin, now)))
+		}
 	}
 	rec := &instRec{template: req.Template, account: req.Account, party: req.Party}
 	select {
@@ -273,21 +410,26 @@ func (w *World) RequestInstance(req zone.MintRequest) string {
 		return refuseQueue
 	}
 	win.n++
+	if addrWin != nil {
+		addrWin.n++
+	}
 	i.recs[rec] = struct{}{}
 	i.pruneRateLocked(now)
 	i.kickClaims() // a mint in flight is evidence the template is in use
 	return ""
 }
 
-// pruneRateLocked forgets windows long over, so the map holds only
-// accounts that minted of late.
+// pruneRateLocked forgets windows long over, so the maps hold only
+// accounts and addresses that minted of late.
 func (i *instances) pruneRateLocked(now time.Time) {
-	if len(i.rate) < 1024 {
-		return
-	}
-	for a, win := range i.rate {
-		if now.Sub(win.start) >= time.Duration(i.cfg.MintWindowSecs)*time.Second {
-			delete(i.rate, a)
+	for _, rates := range []map[string]*mintWindow{i.rate, i.rateAddr} {
+		if len(rates) < 1024 {
+			continue
+		}
+		for a, win := range rates {
+			if now.Sub(win.start) >= time.Duration(i.cfg.MintWindowSecs)*time.Second {
+				delete(rates, a)
+			}
 		}
 	}
 }
@@ -510,7 +652,7 @@ func instanceTemplate(set *content.Set, template string) (*content.Zone, error) 
 func (w *World) hostCopy(ctx context.Context, template string) (*zone.Zone, error) {
 	rec := &instRec{template: template}
 	w.inst.mu.Lock()
-	if len(w.inst.recs) >= w.inst.cfg.PerProcess {
+	if w.inst.slotsTakenLocked() >= w.inst.cfg.PerProcess || len(w.inst.recs) >= 2*w.inst.cfg.PerProcess {
 		w.inst.mu.Unlock()
 		return nil, fmt.Errorf("%w: %d copies are open", ErrInstanceCap, w.inst.cfg.PerProcess)
 	}
@@ -538,6 +680,7 @@ func (w *World) SweepInstances(ctx context.Context) int {
 	i := &w.inst
 	now := time.Now()
 	i.mu.Lock()
+	i.lastSweep = now
 	var recs []*instRec
 	for r := range i.recs {
 		if r.z != nil && !r.reaping {
@@ -562,7 +705,9 @@ func (w *World) SweepInstances(ctx context.Context) int {
 			continue
 		}
 		r.idle++
-		if r.idle >= i.cfg.IdleSweeps && (r.abandoned || now.Sub(r.minted) >= i.cfg.Grace) {
+		// An abandoned copy never had anyone in it: one quiet sweep is
+		// enough, without the grace after minting.
+		if r.abandoned && r.idle >= 1 || r.idle >= i.cfg.IdleSweeps && now.Sub(r.minted) >= i.cfg.Grace {
 			r.reaping = true
 			reap = append(reap, r)
 		}

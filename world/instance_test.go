@@ -720,6 +720,10 @@ func TestInstanceConfig_Validate(t *testing.T) {
 		{InstanceConfig{MintWindowSecs: -1}, "instance.mint_window_secs"},
 		{InstanceConfig{MintBurst: 100, MintWindowSecs: 10}, "instance.mint_burst"},
 		{InstanceConfig{PerAccount: 10, PerProcess: 5}, "instance.per_account"},
+		{InstanceConfig{MintBurstPerAddr: -1}, "instance.mint_burst_per_addr"},
+		{InstanceConfig{MinLevel: -1}, "instance.min_level"},
+		{InstanceConfig{MinAgeMins: -1}, "instance.min_age_mins"},
+		{InstanceConfig{MinAgeMins: 525601}, "instance.min_age_mins"},
 	} {
 		err := tc.c.Validate()
 		if err == nil || !strings.HasPrefix(err.Error(), tc.key+":") {
@@ -730,7 +734,7 @@ func TestInstanceConfig_Validate(t *testing.T) {
 		t.Errorf("the defaults: %v", err)
 	}
 	r := InstanceConfig{}.resolved()
-	if r.PerAccount != 3 || r.MintBurst != 6 || r.MintWindowSecs != 60 || r.PerProcess != 256 || r.SweepEvery != 15*time.Second || r.IdleSweeps != 4 || r.Grace != 2*time.Minute || r.ClaimEvery != 15*time.Second {
+	if r.PerAccount != 3 || r.MintBurst != 6 || r.MintWindowSecs != 60 || r.PerProcess != 256 || r.MintBurstPerAddr != 12 || r.SweepEvery != 15*time.Second || r.IdleSweeps != 4 || r.Grace != 2*time.Minute || r.ClaimEvery != 15*time.Second {
 		t.Errorf("0 does not mean the compiled defaults: %+v", r)
 	}
 }

@@ -22,6 +22,7 @@ type benchSession struct {
 	mu    sync.Mutex
 	last  []byte
 	shut  atomic.Bool
+	addr  string // what Client reports as the address the limits count
 }
 
 var sessionIDs atomic.Uint64
@@ -40,7 +41,9 @@ func (s *benchSession) Close(string)              { s.shut.Store(true) }
 func (s *benchSession) Width() int                { return 80 }
 func (s *benchSession) GMCP(pkg string, data any) {}
 func (s *benchSession) Closed() bool              { return s.shut.Load() }
-func (s *benchSession) Client() zone.ClientInfo   { return zone.ClientInfo{Name: "bench", Color: 1} }
+func (s *benchSession) Client() zone.ClientInfo {
+	return zone.ClientInfo{Name: "bench", Color: 1, Addr: s.addr}
+}
 func (s *benchSession) SetColor(int)              {}
 func (s *benchSession) Last() string              { s.mu.Lock(); defer s.mu.Unlock(); return string(s.last) }
 

@@ -35,6 +35,15 @@ type MintRequest struct {
 	Player string
 	// Token is the origin's mark on the request; hop 3 checks it.
 	Token uint64
+	// Addr is the address the player's connection counts under for the
+	// per-address limits (an IPv4 address or an IPv6 block, as the gate
+	// keys it); "" when they exempt it (loopback behind a proxy).
+	Addr string
+	// Level is the player's level, and Created when the character was
+	// made (unix seconds; 0 for a record from before it was kept), for
+	// the thresholds of min_level and min_age_mins.
+	Level   int
+	Created int64
 }
 
 // InstanceInfo is one copy as the admin's instances command shows it.
@@ -126,7 +135,11 @@ func (z *Zone) enterInstance(c *Char, template string, dir string) string {
 		return refuse(enterPartyOpen)
 	}
 	z.instTokens++
-	req := MintRequest{Template: template, Account: c.name, Party: party, Origin: z, Player: c.name, Token: z.instTokens}
+	req := MintRequest{Template: template, Account: c.name, Party: party, Origin: z, Player: c.name, Token: z.instTokens,
+		Level: c.level, Created: c.created}
+	if c.pl.sess != nil {
+		req.Addr = c.pl.sess.Client().Addr
+	}
 	if line := z.shard.RequestInstance(req); line != "" {
 		return refuse(line)
 	}

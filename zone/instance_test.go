@@ -908,3 +908,139 @@ func TestInstance_ExitLeadsBackToTheDoorUsed(t *testing.T) {
 		p.do("quit")
 	})
 }
+
+// enterFrom is enterAs from a connection the gate counts under addr (an
+// IPv4 address or an IPv6 block; "" for an exempt one).
+func enterFrom(t *testing.T, w *world.World, name, addr string) *player {
+	t.Helper()
+	s := &logSession{benchSession: benchSession{id: sessionIDs.Add(1), addr: addr}}
+	rt, err := w.Enter(name, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	synctest.Wait()
+	return &player{t: t, name: name, s: s, rt: rt}
+}
+
+// churn has p ask for a copy and walk away before the answer, so the copy
+// is abandoned, then come back to the door; the mint is held (h) until p
+// has gone. It returns what p was told.
+func (p *player) churn(h *held) string {
+	mark := p.mark()
+	p.do("down")
+	p.do("south")
+	select {
+	case h.release <- struct{}{}: // a mint was asked for
+	default: // refused before any mint began
+	}
+	synctest.Wait()
+	p.do("north")
+	return p.since(mark)
+}
+
+// Copies abandoned at the door (their players walked away while they were
+// minted) hold no slot of the process: with per_process 2 filled by two
+// of them, a third player still goes in. Abandoned copies waiting for the
+// reaper are bounded apart (as many again as per_process), and a full
+// process's refusal says when to try again.
+func TestInstance_AbandonedCopiesHoldNoProcessSlot(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		icfg := world.InstanceConfig{PerAccount: 1, PerProcess: 2}
+		h := holdMints(&icfg)
+		w := instWorld(t, icfg, atBarrow("Ashe"), atBarrow("Bran"), atBarrow("Cato"), atBarrow("Dara"), atBarrow("Eske"))
+		for _, name := range []string{"Ashe", "Bran"} {
+			if out := enterAs(t, w, name).churn(h); !strings.Contains(out, "The way begins to open") {
+				t.Fatalf("%s's mint refused:\n%s", name, out)
+			}
+		}
+		if n := len(w.Instances()); n != 2 {
+			t.Fatalf("%d copies after two walked away, want 2 abandoned", n)
+		}
+		for _, in := range w.Instances() {
+			if !in.Abandoned {
+				t.Fatalf("a copy nobody went into is not abandoned: %+v", in)
+			}
+		}
+		close(h.release) // mints run free from here
+		for _, name := range []string{"Cato", "Dara"} {
+			p := enterAs(t, w, name)
+			mark := p.mark()
+			p.do("down")
+			p.expect(mark, "The Crumbling Stair")
+		}
+		// Two inside fill the process; the abandoned two wait for the
+		// reaper, at its first sweep (15 s from now at most).
+		e := enterAs(t, w, "Eske")
+		mark := e.mark()
+		e.do("down")
+		e.expect(mark, "Too many private copies are open in the world just now; one may close in about 15 seconds; try again then.")
+		if z := where(t, w, "Eske"); z.ID() != "whisperwood" {
+			t.Fatalf("Eske is in %s", z.ID())
+		}
+		if n := w.SweepInstances(t.Context()); n != 2 {
+			t.Fatalf("the first sweep reaped %d copies, want the 2 abandoned", n)
+		}
+	})
+}
+
+// One address (an IPv4 address, or an IPv6 /64 as the gate keys it, so
+// every address of one /64 is this one key) opens at most
+// mint_burst_per_addr copies a window, whatever accounts it uses; the
+// refusal says when it may again. Another block, and a connection the
+// limits exempt (loopback behind a proxy), are untouched.
+func TestInstance_MintRatePerAddress(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		icfg := world.InstanceConfig{MintBurstPerAddr: 3}
+		h := holdMints(&icfg)
+		w := instWorld(t, icfg, atBarrow("Ada"), atBarrow("Bea"), atBarrow("Cyd"), atBarrow("Dov"), atBarrow("Eli"))
+		const block = "2001:db8:1:2::/64"
+		a, b, c := enterFrom(t, w, "Ada", block), enterFrom(t, w, "Bea", block), enterFrom(t, w, "Cyd", block)
+		d, e := enterFrom(t, w, "Dov", "2001:db8:1:3::/64"), enterFrom(t, w, "Eli", "")
+		for i, p := range []*player{a, a, b} {
+			if out := p.churn(h); !strings.Contains(out, "The way begins to open") {
+				t.Fatalf("mint %d from the block refused:\n%s", i+1, out)
+			}
+		}
+		if out := c.churn(h); !strings.Contains(out, "Too many copies have been opened from your address of late; the way will open for it again in 60 seconds.") {
+			t.Fatalf("the fourth mint from one /64 in a minute, by a third account:\n%s", out)
+		}
+		for _, p := range []*player{d, e, e, e, e} {
+			if out := p.churn(h); !strings.Contains(out, "The way begins to open") {
+				t.Fatalf("%s, from another address, refused:\n%s", p.name, out)
+			}
+		}
+		time.Sleep(time.Minute)
+		if out := c.churn(h); !strings.Contains(out, "The way begins to open") {
+			t.Fatalf("a mint from the block after the window was refused:\n%s", out)
+		}
+	})
+}
+
+// min_level and min_age_mins keep fresh characters from opening copies,
+// each refusal saying what to wait for.
+func TestInstance_LevelAndAgeThresholds(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		newb, young, old := atBarrow("Newb"), atBarrow("Young"), atBarrow("Old")
+		newb.Level = 2
+		young.Created = time.Now().Add(-10 * time.Minute).Unix()
+		old.Created = time.Now().Add(-2 * time.Hour).Unix()
+		w := instWorld(t, world.InstanceConfig{MinLevel: 3, MinAgeMins: 60}, newb, young, old)
+		n, y, o := enterAs(t, w, "Newb"), enterAs(t, w, "Young"), enterAs(t, w, "Old")
+		mark := n.mark()
+		n.do("down")
+		n.expect(mark, "The way opens only for those of level 3 or more; come back when you have reached it.")
+		mark = y.mark()
+		y.do("down")
+		y.expect(mark, "The way opens only for characters at least 60 minutes old; yours may try again in 50 minutes.")
+		mark = o.mark()
+		o.do("down")
+		o.expect(mark, "The Crumbling Stair")
+		time.Sleep(50 * time.Minute)
+		mark = y.mark()
+		y.do("down")
+		y.expect(mark, "The Crumbling Stair")
+		if len(copyIDs(w)) != 2 {
+			t.Fatalf("%d copies, want Old's and Young's", len(copyIDs(w)))
+		}
+	})
+}
