@@ -44,8 +44,8 @@ func (s *benchSession) Closed() bool              { return s.shut.Load() }
 func (s *benchSession) Client() zone.ClientInfo {
 	return zone.ClientInfo{Name: "bench", Color: 1, Addr: s.addr}
 }
-func (s *benchSession) SetColor(int)              {}
-func (s *benchSession) Last() string              { s.mu.Lock(); defer s.mu.Unlock(); return string(s.last) }
+func (s *benchSession) SetColor(int) {}
+func (s *benchSession) Last() string { s.mu.Lock(); defer s.mu.Unlock(); return string(s.last) }
 
 // benchWorld builds a world over a real store in a temp dir, without
 // starting any goroutine: the caller drives one zone by hand.
