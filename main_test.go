@@ -60,7 +60,11 @@ func binary(t *testing.T) string {
 func freePort(t *testing.T) string {
 	t.Helper()
 	for range 1000 {
-		addr := fmt.Sprintf("127.0.0.1:%d", 20000+rand.IntN(12000))
+		port := 20000 + rand.IntN(12000)
+		if !claimPort(t, port) {
+			continue
+		}
+		addr := fmt.Sprintf("127.0.0.1:%d", port)
 		if l, err := net.Listen("tcp", addr); err == nil {
 			l.Close()
 			return addr
@@ -68,6 +72,54 @@ func freePort(t *testing.T) string {
 	}
 	t.Fatal("no free port between 20000 and 32000")
 	return ""
+}
+
+// portLocks is where claimPort keeps a lock file per port.
+var portLocks = filepath.Join(os.TempDir(), "zonemud-test-ports")
+
+// claimPort reserves port for the rest of t: no other freePort, in this
+// test process or in any other one running at the same time (go test runs
+// packages side by side), is handed it until t ends. The probe alone did
+// not do: it closes its listener, so two draws for one server (its web and
+// SSH addresses) could both get a port nobody had bound yet. The claim is
+// an flock on a file of the port's, which the kernel drops with the
+// process, so a test killed half way leaves nothing held.
+func claimPort(t *testing.T, port int) bool {
+	t.Helper()
+	if err := os.MkdirAll(portLocks, 0o777); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.OpenFile(filepath.Join(portLocks, fmt.Sprint(port)), os.O_CREATE|os.O_RDWR, 0o666)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+		f.Close()
+		return false
+	}
+	t.Cleanup(func() { f.Close() })
+	return true
+}
+
+// A test's ports are all different, however many it draws: each is held
+// until the test ends, even once the probe's listener is closed.
+func TestFreePort_NeverTwiceWhileHeld(t *testing.T) {
+	seen := map[string]bool{}
+	for range 300 {
+		addr := freePort(t)
+		if seen[addr] {
+			t.Fatalf("%s was handed out twice to one test", addr)
+		}
+		seen[addr] = true
+	}
+	var port int
+	for a := range seen {
+		fmt.Sscanf(a, "127.0.0.1:%d", &port)
+		break
+	}
+	if claimPort(t, port) {
+		t.Fatalf("port %d, held by this test, was claimed again", port)
+	}
 }
 
 // proc is a zonemud process started by a test.
