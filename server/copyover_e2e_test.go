@@ -2,6 +2,7 @@ package server_test
 
 import (
 	"context"
+	"fmt"
 	"net"
 	"path/filepath"
 	"strings"
@@ -108,4 +109,105 @@ func TestCopyover_TelnetPlayerStaysThroughAGameRestart(t *testing.T) {
 	}
 	ada.DoExpect("look", "Market Row")
 	t.Logf("what the player saw from the swap on:\n%s", all)
+}
+
+// A player who connects while no game is linked waits, connected, and gets
+// the login once a game links; a "game" that answers the holder's Hello
+// with garbage is dropped without touching the player.
+func TestCopyover_PlayerWaitsForAGameAndGarbageLinkIsDropped(t *testing.T) {
+	h, addr, sock := startHolder(t)
+	bob := servertest.Dial(t, addr)
+
+	bad, err := net.Dial("unix", sock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := bad.Write([]byte{0, 0, 0, 9, 250, 1, 2, 3, 4, 5, 6, 7, 8}); err != nil {
+		t.Fatal(err)
+	}
+	_ = bad.SetReadDeadline(time.Now().Add(30 * time.Second))
+	buf := make([]byte, 256)
+	for {
+		if _, err := bad.Read(buf); err != nil {
+			break // the holder closed the bad link
+		}
+	}
+	bad.Close()
+	select {
+	case <-h.Linked():
+		t.Fatal("the holder linked a peer that sent garbage")
+	default:
+	}
+	if bob.WaitClosed(100 * time.Millisecond) {
+		t.Fatal("the player was dropped with the bad link")
+	}
+
+	cfg := servertest.Config(t)
+	cfg.Server.HolderSocket = sock
+	servertest.Start(t, cfg)
+	waitLinked(t, h)
+	bob.Expect("By what name")
+	bob.Send("Bob")
+	bob.Expect("(y/n)")
+	bob.Send("y")
+	bob.Expect("password")
+	bob.Send("secret-bob")
+	bob.Expect("again")
+	bob.Send("secret-bob")
+	bob.DoExpect("say here", "You say, 'here'")
+}
+
+// A client that floods while no game runs keeps its connection: the
+// holder keeps what it can, says once that it dropped the rest, and the
+// next game applies each kept line once.
+func TestCopyover_FloodDuringTheSwap(t *testing.T) {
+	h, addr, sock := startHolder(t)
+	cfg := servertest.Config(t)
+	cfg.Server.HolderSocket = sock
+	first := servertest.Start(t, cfg)
+	waitLinked(t, h)
+	cy := servertest.Dial(t, addr)
+	cy.Create("Cyra", "secret-cyra")
+	cy.DoExpect("look", "Emberfall Square")
+
+	done := h.Swap("test")
+	select {
+	case <-done:
+	case <-time.After(30 * time.Second):
+		t.Fatal("the game did not let go of its sessions")
+	}
+	var flood strings.Builder
+	for i := range 400 {
+		fmt.Fprintf(&flood, "say flood %d\r\n", i)
+	}
+	if err := cy.Write([]byte(flood.String())); err != nil {
+		t.Fatal(err)
+	}
+	cy.Expect("lines typed past this one are dropped")
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if err := first.Shutdown(ctx); err != nil {
+		t.Fatal(err)
+	}
+	servertest.Start(t, cfg)
+	all := cy.Expect("Emberfall Square") // back in the character: the holder sends straight on again
+	cy.Send("say after")
+	all += cy.Expect("You say, 'after'")
+	seen := map[string]int{}
+	for _, line := range strings.Split(all, "\n") {
+		if i := strings.Index(line, "You say, 'flood "); i >= 0 {
+			seen[strings.TrimSpace(line[i:])]++
+		}
+	}
+	if len(seen) == 0 || len(seen) > 256 {
+		t.Errorf("%d flooded lines were answered; want between 1 and 256", len(seen))
+	}
+	for l, n := range seen {
+		if n != 1 {
+			t.Errorf("%q was answered %d times", l, n)
+		}
+	}
+	if _, ok := seen["You say, 'flood 0'"]; !ok {
+		t.Errorf("the first flooded line was not answered: %d answered:\n%s", len(seen), all)
+	}
 }

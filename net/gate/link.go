@@ -29,7 +29,7 @@ import (
 // maxLinkQueue bounds the events waiting for one session's reader: a
 // holder that sends faster than the session's rate limit lets the session
 // read fills it, and a line past it is dropped with a word to the player.
-const maxLinkQueue = 128
+const maxLinkQueue = 2 * maxHeldPending
 
 // swapWait bounds each step of a Swap: the readers taking what arrived,
 // the save, the writers writing what was queued.

@@ -120,7 +120,13 @@ func (s *Session) onEvent(route *world.Route, ev *event) bool {
 		if err := s.lim.Wait(context.Background()); err != nil {
 			return true
 		}
-		s.seq++
+		if ev.seq != 0 {
+			// Over a copyover link the holder numbers the lines, so a
+			// line it hands a game twice is dropped by the zone.
+			s.seq = ev.seq
+		} else {
+			s.seq++
+		}
 		if !route.Input(s.seq, ev.text) {
 			s.Close("The world is not answering; please log in again in a moment.")
 			return true
