@@ -98,6 +98,7 @@ type Settings struct {
 	Brief        bool   `json:"brief,omitempty"`
 	PvP          bool   `json:"pvp,omitempty"`
 	Vitals       bool   `json:"vitals,omitempty"`
+	Prompt       string `json:"prompt,omitempty"` // the player's own prompt; "" for the default
 }
 
 // Placement says where a character is: the zone and room that hold it.

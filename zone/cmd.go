@@ -114,6 +114,7 @@ var cmdTable = []command{
 	{name: "gsay", fn: (*Zone).cmdGsay, usage: gsayUsage},
 	{name: "gtell", fn: (*Zone).cmdGsay, usage: gsayUsage},
 	{name: "pvp", fn: (*Zone).cmdPvP, usage: "pvp\n  Agree, or stop agreeing, to fights with other players who agree too."},
+	{name: "prompt", fn: (*Zone).cmdPrompt, usage: promptUsage},
 	{name: "quit", fn: (*Zone).cmdQuit, exact: true, usage: "quit\n  Leave the world. Your character is saved where it stands."},
 	{name: "reload", fn: (*Zone).cmdReload, async: true, exact: true, role: roleBuilder, usage: reloadUsage},
 	{name: "rstat", fn: (*Zone).cmdRstat, async: true, role: roleBuilder, usage: rstatUsage},
@@ -198,7 +199,7 @@ func (z *Zone) interpret(c *Char, line string) {
 var sleepOK = map[string]bool{
 	"wake": true, "stand": true, "quit": true, "score": true, "save": true, "areas": true, "inventory": true, "equipment": true,
 	"who": true, "help": true, "commands": true, "affects": true, "time": true, "color": true,
-	"colour": true, "screenreader": true, "brief": true, "vitals": true, "sshkey": true, "tell": true,
+	"colour": true, "screenreader": true, "brief": true, "vitals": true, "prompt": true, "sshkey": true, "tell": true,
 	"reply": true, "abilities": true, "look": true, "sleep": true, "rest": true, "sit": true,
 	"group": true, "instances": true, "gsay": true, "gtell": true, "alias": true, "unalias": true,
 }

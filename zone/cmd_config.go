@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"zonemud/content"
+	"zonemud/internal/prompt"
 )
 
 // Player settings: colour, screen reader, brief rooms, vitals in the
@@ -148,4 +149,96 @@ func (z *Zone) cmdSSHKey(c *Char, args string) {
 		}
 		answer(strings.Join(lines, "\n"))
 	})
+}
+
+// promptUsage is the prompt command's help; promptTokens fills in the list.
+var promptUsage = `prompt [<format> | default]
+  Choose what your prompt shows, with these tokens:
+` + promptTokens() + `  Examples: prompt %h/%H hp %m mana %v mv %g gold %x tnl %r %e %c
+            prompt <%hhp %mm %vmv>
+  Colour codes work too (prompt {R}%h{x}hp). However it is set, the line
+  ends with "> ". prompt alone shows yours; prompt default goes back to the
+  plain one (vitals switches that between "> " and your hit points, mana
+  and moves). Your prompt is kept with your character.`
+
+func promptTokens() string {
+	var b strings.Builder
+	for _, t := range prompt.Tokens {
+		fmt.Fprintf(&b, "    %%%c  %s\n", t.Letter, t.Shows)
+	}
+	return b.String()
+}
+
+// cmdPrompt shows, sets or resets the player's own prompt.
+func (z *Zone) cmdPrompt(c *Char, args string) {
+	format := strings.TrimSpace(args)
+	switch strings.ToLower(format) {
+	case "":
+		if f := c.pl.settings.Prompt; f != "" {
+			z.sendLine(c, "Your prompt is: "+content.EscapeMarkup(f)+"\nIt shows: "+string(prompt.Render(nil, f, promptSource{z, c})))
+		} else {
+			z.sendLine(c, "Your prompt is the default one. Set your own with prompt <format>, for example:\n  prompt %h/%H hp %m mana %v mv %g gold %x tnl %r %e %c\nhelp prompt lists the tokens.")
+		}
+		return
+	case "default", "reset", "off":
+		c.pl.settings.Prompt = ""
+		z.dirty(c)
+		z.sendLine(c, "Your prompt is the default one again.")
+		return
+	}
+	if err := prompt.Check(format); err != nil {
+		z.sendLine(c, "That cannot be your prompt: "+content.EscapeMarkup(err.Error())+".")
+		return
+	}
+	c.pl.settings.Prompt = format
+	z.dirty(c)
+	z.sendLine(c, "Your prompt is set.")
+}
+
+// promptSource answers the prompt's tokens for c, each only when its
+// prompt names it.
+type promptSource struct {
+	z *Zone
+	c *Char
+}
+
+func (s promptSource) Value(l byte) string {
+	c := s.c
+	switch l {
+	case 'h':
+		return itoa(c.hp)
+	case 'H':
+		return itoa(c.maxHP)
+	case 'm':
+		return itoa(c.mana)
+	case 'M':
+		return itoa(c.maxM)
+	case 'v':
+		return itoa(c.mv)
+	case 'V':
+		return itoa(c.maxMv)
+	case 'x':
+		return itoa(max(0, s.z.expToLevel(c)-c.exp))
+	case 'X':
+		return itoa(c.exp)
+	case 'g':
+		return itoa(c.gold)
+	case 'r':
+		switch {
+		case c.room == nil:
+		case !s.z.lit(c):
+			return "somewhere dark" // as look shows no name in the dark
+		default:
+			return c.room.proto.Name
+		}
+	case 'e':
+		if c.room != nil {
+			return s.z.exitsShort(c.room)
+		}
+	case 'c':
+		if t := c.fighting; t != nil {
+			return prompt.Condition(t.hp, t.maxHP)
+		}
+	}
+	return ""
 }

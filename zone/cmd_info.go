@@ -127,6 +127,29 @@ func (z *Zone) exitsLine(r *Room) string {
 	return "{c}Exits: " + strings.Join(ds, " ") + "{x}"
 }
 
+// exitsShort is the prompt's %e: the ways out by their short names, a
+// closed door in brackets (n e [s]), or "none".
+func (z *Zone) exitsShort(r *Room) string {
+	var b []byte
+	for d := content.Dir(0); d < content.NumDirs; d++ {
+		if r.proto.Exits[d] == nil {
+			continue
+		}
+		if len(b) > 0 {
+			b = append(b, ' ')
+		}
+		if r.exitOpen(d) {
+			b = append(b, d.Short()...)
+		} else {
+			b = append(b, "["+d.Short()+"]"...)
+		}
+	}
+	if len(b) == 0 {
+		return "none"
+	}
+	return string(b)
+}
+
 // exitsSpoken is the exits line for a screen reader: words, not brackets.
 func (z *Zone) exitsSpoken(r *Room) string {
 	var ds []string

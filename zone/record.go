@@ -87,7 +87,8 @@ type Settings struct {
 	ScreenReader bool
 	Brief        bool
 	PvP          bool
-	Vitals       bool // show vitals in the prompt
+	Vitals       bool   // show vitals in the prompt
+	Prompt       string // the player's own prompt (internal/prompt tokens); "" for the default
 }
 
 // Clone returns a deep copy of the record.

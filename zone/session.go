@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"zonemud/internal/logev"
+	"zonemud/internal/prompt"
 )
 
 // This file is how players come and go: arrival, a session attaching to a
@@ -393,12 +394,16 @@ func (z *Zone) prompt(c *Char) {
 	}
 }
 
-// promptText is what the prompt says.
-func (z *Zone) promptText(c *Char) string {
-	if c.pl.settings.Vitals {
-		return fmt.Sprintf("<%dhp %dm %dmv> ", c.hp, c.mana, c.mv)
+// appendPrompt appends what c's prompt says to dst: the player's own
+// (prompt), the vitals one, or the plain "> ". Each ends with "> ".
+func (z *Zone) appendPrompt(dst []byte, c *Char) []byte {
+	if f := c.pl.settings.Prompt; f != "" {
+		return prompt.Render(dst, f, promptSource{z, c})
 	}
-	return "> "
+	if c.pl.settings.Vitals {
+		return fmt.Appendf(dst, "<%dhp %dm %dmv> ", c.hp, c.mana, c.mv)
+	}
+	return append(dst, "> "...)
 }
 
 // flushGap is the least time between two flushes of output a player in a
@@ -521,7 +526,7 @@ func (z *Zone) flushOne(c *Char, prompt bool) {
 		return
 	}
 	if prompt {
-		p.out = append(p.out, z.promptText(c)...)
+		p.out = z.appendPrompt(p.out, c)
 		z.gmcpVitals(c, false)
 		z.publishParty(c, false)
 	}
