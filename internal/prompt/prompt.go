@@ -121,10 +121,6 @@ func Render(dst []byte, format string, src Source) []byte {
 	return append(dst, tail...)
 }
 
-func hasSuffix(b []byte, s string) bool {
-	return len(b) >= len(s) && string(b[len(b)-len(s):]) == s
-}
-
 // Condition is the Diku word for how hurt someone is at hp of most.
 func Condition(hp, most int) string {
 	if most <= 0 {
