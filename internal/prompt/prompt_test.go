@@ -22,7 +22,7 @@ func TestRender(t *testing.T) {
 		{"%h/%H hp %m mana %v mv %g gold %x tnl %r %e %c", "17/20 hp 5 mana 30 mv 42 gold 85 tnl Emberfall Square n e [s] w small wounds > "},
 		{"<%hhp %mm %vmv>", "<17hp 5m 30mv> "},
 		{"<%hhp %mm %vmv> ", "<17hp 5m 30mv> "},
-		{"%h hp ", "17 hp> "},
+		{"%h hp ", "17 hp > "},
 		{"100%% sure %X", "100% sure 15 > "},
 		{"plain", "plain > "},
 		{">", "> "},
