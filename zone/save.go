@@ -57,6 +57,7 @@ func (z *Zone) saveNow(m saveNowMsg) {
 func (z *Zone) dirty(c *Char) {
 	if c != nil && c.pl != nil {
 		c.pl.ver++
+		z.dirtyChars[c] = struct{}{}
 	}
 }
 
@@ -69,6 +70,7 @@ func (z *Zone) roomChanged(r *Room, it *Item) {
 	}
 	if r.proto.Flags.Has(content.RoomStorage) || it.persists() {
 		r.objVer++
+		z.dirtyRooms[r] = struct{}{}
 	}
 }
 
@@ -91,9 +93,13 @@ func (z *Zone) checkpoint(leaving []*CharRecord, outOfWorld bool) {
 		}
 	}
 	var entries []savedEntry
-	for _, c := range z.players {
+	for c := range z.dirtyChars {
+		delete(z.dirtyChars, c)
+		if c.pl == nil || z.players[c.name] != c {
+			continue // gone: its own leaving saved it
+		}
 		if c.pl.ver == c.pl.savedVer || c.pl.ver == c.pl.queuedVer {
-			continue
+			continue // clean, or queued: a failed batch marks it again
 		}
 		c.pl.queuedVer = c.pl.ver
 		rec := z.record(c)
@@ -103,7 +109,8 @@ func (z *Zone) checkpoint(leaving []*CharRecord, outOfWorld bool) {
 	b.Chars = append(b.Chars, leaving...)
 	var rooms []*Room
 	if !z.isInstance() {
-		for _, r := range z.rooms {
+		for r := range z.dirtyRooms {
+			delete(z.dirtyRooms, r)
 			if r.objVer == r.objSaved {
 				continue
 			}
@@ -162,12 +169,14 @@ func (z *Zone) handleSaved(m savedMsg) {
 		}
 		for _, r := range m.rooms {
 			r.objVer++
+			z.dirtyRooms[r] = struct{}{}
 		}
 		// The batch's characters count as unsaved again: the next
 		// checkpoint copies them whether or not they changed.
 		for _, e := range m.entries {
 			if c := z.players[e.name]; c != nil && c.pl.arrival == e.arrival && c.pl.queuedVer == e.ver {
 				c.pl.queuedVer = 0
+				z.dirtyChars[c] = struct{}{}
 			}
 		}
 		return

@@ -311,6 +311,7 @@ func (z *Zone) handedBack(rec *CharRecord, why string) {
 // its fights and cancels its timers, without building a record.
 func (z *Zone) forget(c *Char) {
 	delete(z.chars, c.rid)
+	delete(z.dirtyChars, c)
 	c.home = nil
 	c.ticker.cancel()
 	c.wander.cancel()

@@ -92,26 +92,33 @@ type Zone struct {
 	owner ownerCheck
 
 	// Zone goroutine only from here down.
-	proto          *content.Zone // this zone's content: replaced by a reload
-	set            *content.Set  // the content it belongs to: replaced by a reload
-	retired        bool          // a reload took this zone out of the content
-	resetTimer     pulseHandle   // runs resetZone every resetEvery seconds
-	resetEvery     int
-	pulses         pulses
-	tasks          taskQueue
-	rng            *mrand.Rand
-	running        *command // zone goroutine only: the command being run, nil between commands
-	rooms          map[string]*Room
-	chars          map[rid]*Char
-	items          map[rid]*Item
-	players        map[string]*Char // by name
-	bySess         map[uint64]*Char // by session id
-	nextRID        rid
-	itemIDs        [2]uint64 // next, end of the reserved block
-	flushList      []*Char   // players with output waiting
-	rosterPulse    uint64    // the pulse the roster was last published in
-	outFree        [][]byte  // spare output buffers (session.go)
-	newsRooms      []*Room   // crowded rooms with comings and goings to tell
+	proto       *content.Zone // this zone's content: replaced by a reload
+	set         *content.Set  // the content it belongs to: replaced by a reload
+	retired     bool          // a reload took this zone out of the content
+	resetTimer  pulseHandle   // runs resetZone every resetEvery seconds
+	resetEvery  int
+	pulses      pulses
+	tasks       taskQueue
+	rng         *mrand.Rand
+	running     *command // zone goroutine only: the command being run, nil between commands
+	rooms       map[string]*Room
+	chars       map[rid]*Char
+	items       map[rid]*Item
+	players     map[string]*Char // by name
+	bySess      map[uint64]*Char // by session id
+	nextRID     rid
+	itemIDs     [2]uint64 // next, end of the reserved block
+	flushList   []*Char   // players with output waiting
+	rosterPulse uint64    // the pulse the roster was last published in
+	outFree     [][]byte  // spare output buffers (session.go)
+	newsRooms   []*Room   // crowded rooms with comings and goings to tell
+	// dirtyChars and dirtyRooms are what a checkpoint looks at: every
+	// character marked changed (dirty, an arrival, a failed batch) and
+	// every room whose persistent items changed since the last one, so
+	// that a checkpoint, which every move to another zone makes, costs
+	// what changed and not the zone's whole roster and map (save.go).
+	dirtyChars     map[*Char]struct{}
+	dirtyRooms     map[*Room]struct{}
 	flushDue       time.Time // when the next waiting output is due, if any (flush)
 	flushSeen      int       // flushList entries looked at by the last flush
 	waiting        int       // players with queued set: output waiting for a flush
@@ -234,6 +241,7 @@ func New(proto *content.Zone, set *content.Set, shard Shard, cfg Config, opt Opt
 		rng:   mrand.New(mrand.NewPCG(seed, seed^0x9e3779b97f4a7c15)),
 		rooms: map[string]*Room{}, chars: map[rid]*Char{}, items: map[rid]*Item{},
 		players: map[string]*Char{}, bySess: map[uint64]*Char{}, gap: flushGap,
+		dirtyChars: map[*Char]struct{}{}, dirtyRooms: map[*Room]struct{}{},
 		objects: opt.Objects,
 		scripts: opt.Scripts,
 		gen:     opt.Gen,
