@@ -99,6 +99,8 @@ type Settings struct {
 	PvP          bool   `json:"pvp,omitempty"`
 	Vitals       bool   `json:"vitals,omitempty"`
 	Prompt       string `json:"prompt,omitempty"` // the player's own prompt; "" for the default
+	WizInvis     int    `json:"wizinvis,omitempty"`
+	Holylight    bool   `json:"holylight,omitempty"`
 }
 
 // Placement says where a character is: the zone and room that hold it.

@@ -82,6 +82,8 @@ var cmdTable = []command{
 	{name: "colour", fn: (*Zone).cmdColor, usage: colorUsage, hidden: true},
 	{name: "screenreader", fn: (*Zone).cmdScreenReader, usage: "screenreader [on | off]\n  Output for screen readers: no colour, plain lists, no decorations."},
 	{name: "brief", fn: (*Zone).cmdBrief, usage: "brief\n  Turn room descriptions on arrival off or on again; look always shows them."},
+	{name: "wizinvis", fn: (*Zone).cmdWizinvis, hidden: true, usage: wizinvisUsage},
+	{name: "holylight", fn: (*Zone).cmdHolylight, hidden: true, usage: holylightUsage},
 	{name: "vitals", fn: (*Zone).cmdVitals, usage: "vitals\n  Show your hit points, mana and moves in the prompt, or stop."},
 	{name: "sshkey", fn: (*Zone).cmdSSHKey, async: true, usage: sshkeyUsage},
 	{name: "flee", fn: (*Zone).cmdFlee, usage: "flee\n  Run from a fight through a random way out. It may fail."},

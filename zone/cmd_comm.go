@@ -14,7 +14,36 @@ func (z *Zone) act(room *Room, skip, actor *Char, format string) {
 	if !hasListener(room, skip) {
 		return // build nothing for an empty room
 	}
+	if z.invisLevel(actor) > 0 {
+		// Those who do not see a wizinvis actor are told someone did it.
+		seen, unseen := act.Format(format, actor.short(), ""), act.Format(format, "someone", "")
+		for _, o := range room.people {
+			if o != skip && o.pl != nil && o.pl.sess != nil {
+				if z.canSee(o, actor) {
+					z.sendLine(o, seen)
+				} else {
+					z.sendLine(o, unseen)
+				}
+			}
+		}
+		return
+	}
 	z.toRoom(room, skip, act.Format(format, actor.short(), ""))
+}
+
+// actSeen is act for what only those who see actor notice (comings and
+// goings): a wizinvis actor is not told to those below its level.
+func (z *Zone) actSeen(room *Room, skip, actor *Char, format string) {
+	if room == nil || z.invisLevel(actor) == 0 {
+		z.act(room, skip, actor, format)
+		return
+	}
+	line := act.Format(format, actor.short(), "")
+	for _, o := range room.people {
+		if o != skip && o.pl != nil && o.pl.sess != nil && z.canSee(o, actor) {
+			z.sendLine(o, line)
+		}
+	}
 }
 
 // toRoom tells everyone in room but skip a line as it stands. Player text
@@ -31,13 +60,22 @@ func (z *Zone) toRoom(room *Room, skip *Char, line string) {
 }
 
 // toRoomFrom is toRoom for what from says or does: those who ignore from
-// do not see it.
+// do not see it. line begins with from's name; those who do not see a
+// wizinvis from read "Someone" in its place.
 func (z *Zone) toRoomFrom(room *Room, from *Char, line string) {
 	if room == nil {
 		return
 	}
+	var unseen string
+	if z.invisLevel(from) > 0 {
+		unseen = "Someone" + strings.TrimPrefix(line, capFirst(from.short()))
+	}
 	for _, o := range room.people {
 		if o != from && o.pl != nil && o.pl.sess != nil && !o.pl.comm.ignores(from.name) {
+			if unseen != "" && !z.canSee(o, from) {
+				z.sendLine(o, unseen)
+				continue
+			}
 			z.sendLine(o, line)
 		}
 	}
@@ -91,12 +129,11 @@ func (z *Zone) cmdAsk(c *Char, args string) {
 	}
 	z.sendLine(c, "You ask "+to.short()+", '{W}"+text+"{x}'")
 	if to.pl == nil || !to.pl.comm.ignores(c.name) {
-		z.sendLine(to, capFirst(c.short())+" asks you, '{W}"+text+"{x}'")
+		z.sendLine(to, capFirst(z.seenName(to, c))+" asks you, '{W}"+text+"{x}'")
 	}
-	line := capFirst(c.short()) + " asks " + to.short() + ", '{W}" + text + "{x}'"
 	for _, o := range c.room.people {
 		if o != c && o != to && o.pl != nil && o.pl.sess != nil && !o.pl.comm.ignores(c.name) {
-			z.sendLine(o, line)
+			z.sendLine(o, capFirst(z.seenName(o, c))+" asks "+z.seenName(o, to)+", '{W}"+text+"{x}'")
 		}
 	}
 	z.gmcpChannel(c.room, c, "say", text)

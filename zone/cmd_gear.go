@@ -387,10 +387,10 @@ func (z *Zone) cmdUnlock(c *Char, args string) { z.doorCmd(c, args, "unlock") }
 
 // lit reports whether c can see in its room: the room is not dark, or a
 // light shines there (a light held or worn by anyone present, or a glowing
-// item carried or lying there).
+// item carried or lying there), or c is staff with holylight on.
 func (z *Zone) lit(c *Char) bool {
 	r := c.room
-	if r == nil || !r.proto.Flags.Has(content.RoomDark) {
+	if r == nil || !r.proto.Flags.Has(content.RoomDark) || holylight(c) {
 		return true
 	}
 	for _, it := range r.items {

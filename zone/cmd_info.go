@@ -3,6 +3,7 @@ package zone
 import (
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -92,6 +93,10 @@ func (z *Zone) describeRoom(c *Char, full bool) {
 	shown, others := 0, len(r.people)-1
 	for _, o := range r.people {
 		if o == c {
+			continue
+		}
+		if !z.canSee(c, o) {
+			others--
 			continue
 		}
 		if shown == maxListed && others > maxListed+1 {
@@ -357,10 +362,14 @@ func (z *Zone) cmdWho(c *Char, args string) {
 	}
 	var found []listed
 	total := 0
+	sight := z.sight(c)
 	for _, oz := range z.shard.Zones() {
 		r := oz.Roster()
-		total += len(r)
 		for _, e := range r {
+			if e.Invis > sight && e.Name != c.name {
+				continue // wizinvis above what c sees: not in the world for c
+			}
+			total++
 			if filter == "" || strings.HasPrefix(strings.ToLower(e.Name), filter) {
 				found = append(found, listed{e, oz})
 			}
@@ -413,6 +422,9 @@ func (z *Zone) cmdWho(c *Char, args string) {
 		tag := ""
 		if e.Admin {
 			tag = " {R}(admin){x}"
+		}
+		if e.Invis > 0 {
+			tag += " {K}(wizinvis " + strconv.Itoa(e.Invis) + "){x}"
 		}
 		if e.LinkDead {
 			tag += " {K}(link-dead){x}"

@@ -61,8 +61,9 @@ func (z *Zone) presence(room *Room, skip, actor *Char, n notice) {
 	if room == nil {
 		return
 	}
-	if !z.crowded(room) {
-		z.act(room, skip, actor, n.one)
+	if !z.crowded(room) || z.invisLevel(actor) > 0 {
+		// A wizinvis actor is told alone, to those who see it.
+		z.actSeen(room, skip, actor, n.one)
 		return
 	}
 	var w *news

@@ -89,6 +89,10 @@ type Settings struct {
 	PvP          bool
 	Vitals       bool   // show vitals in the prompt
 	Prompt       string // the player's own prompt (internal/prompt tokens); "" for the default
+	// WizInvis and Holylight are a staff member's sight (staff.go): the
+	// wizinvis level (0 visible) and whether holylight is on.
+	WizInvis  int
+	Holylight bool
 }
 
 // Clone returns a deep copy of the record.

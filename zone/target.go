@@ -138,7 +138,7 @@ func (z *Zone) pickChar(c *Char, spec targetSpec, includeSelf bool) *Char {
 		if o == c && (spec.word == "self" || spec.word == "me") {
 			return c
 		}
-		if !charMatches(spec.word, o) {
+		if !charMatches(spec.word, o) || !z.canSee(c, o) {
 			continue
 		}
 		n++

@@ -182,6 +182,7 @@ type RosterEntry struct {
 	Zone     string // zone name
 	LinkDead bool
 	Admin    bool
+	Invis    int // wizinvis level: those who see below it do not see the player
 	Idle     time.Duration
 }
 
@@ -889,7 +890,7 @@ func (z *Zone) publishRoster() {
 	for _, c := range z.sortedPlayers() {
 		list = append(list, RosterEntry{
 			Name: c.name, Title: c.pl.title, Level: c.level, Zone: z.proto.Name,
-			LinkDead: c.pl.linkDead, Admin: c.pl.admin, Idle: now.Sub(c.pl.lastInput),
+			LinkDead: c.pl.linkDead, Admin: c.pl.admin, Invis: z.invisLevel(c), Idle: now.Sub(c.pl.lastInput),
 		})
 	}
 	z.roster.Store(&list)
