@@ -61,6 +61,7 @@ var cmdTable = []command{
 	{name: "who", fn: (*Zone).cmdWho, usage: "who [name]\n  List the players in the world, or those whose name starts with name."},
 	{name: "exits", fn: (*Zone).cmdExits, usage: "exits\n  List the ways out of this room and where they lead."},
 	{name: "examine", fn: (*Zone).cmdExamine, usage: "examine <thing>\n  Look closely at something or someone."},
+	{name: "read", fn: (*Zone).cmdRead, usage: "read <thing>\n  Read a notice, a sign or a board: read board is look board."},
 	{name: "emote", fn: (*Zone).cmdEmote, usage: "emote <action>\n  Show the room what you do: emote smiles. becomes 'Aria smiles.'"},
 	{name: "drop", fn: (*Zone).cmdDrop, usage: dropUsage},
 	{name: "give", fn: (*Zone).cmdGive, usage: "give <item> <player>\n  Hand something you carry to someone here. give all.bread aria gives every bread; give 10 gold aria gives coins."},

@@ -242,6 +242,20 @@ func (z *Zone) cmdExamine(c *Char, args string) {
 	z.examine(c, args)
 }
 
+// cmdRead reads a board, a notice or a sign, as look at it does: the
+// word a Diku player types at a board.
+func (z *Zone) cmdRead(c *Char, args string) {
+	if strings.TrimSpace(args) == "" {
+		z.sendLine(c, "Read what?")
+		return
+	}
+	if !z.lit(c) {
+		z.sendLine(c, "It is too dark to read.")
+		return
+	}
+	z.examine(c, args)
+}
+
 // examine finds what a player means by a word and describes it: a
 // character, an item carried or in the room, or an extra description.
 func (z *Zone) examine(c *Char, what string) {
