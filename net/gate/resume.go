@@ -15,10 +15,10 @@ import (
 // Resume tokens: a page reloaded within the link-dead window goes back into
 // its character without the password. After every login on the
 // gmcp.mudstandards.org subprotocol (a resume too) the session is sent
-// Client.Resume {"token":"..."}; a new connection whose first message is
-// Client.Resume with that token logs into the same account without the
-// password, as a reconnect (or a takeover, if the old connection is not
-// yet seen to be gone).
+// Client.Resume {"token":"..."}; a new connection that sends
+// Client.Resume with that token before anything typed logs into the same
+// account without the password, as a reconnect (or a takeover, if the old
+// connection is not yet seen to be gone).
 //
 // A token is 32 random bytes, bound to one account and one session; an
 // account holds at most one. It is good while its session is open, and for

@@ -91,8 +91,9 @@ func (g *Gate) ServeWebTelnet(c net.Conn) {
 // (net/web/doc.go says it in full).
 const (
 	// Client.Resume {"token":"..."}: from the server after a login, the
-	// token that resumes the session; from the client as its first
-	// message, to resume without the password.
+	// token that resumes the session; from the client before anything
+	// typed (after its Core.Hello and Core.Supports.Set), to resume without
+	// the password.
 	gmcpResume = "Client.Resume"
 	// Client.Echo {"on":false} before a password question, {"on":true}
 	// after: the page masks its input and keeps it out of history.
@@ -112,6 +113,8 @@ type webConn struct {
 	s       *Session  // immutable: the session, told when the login deadline passes
 
 	frames int      // reader goroutine only: messages read
+	typed  bool     // reader goroutine only: a binary message (typed text) was read
+	asked  bool     // reader goroutine only: a Client.Resume was read
 	lines  []string // reader goroutine only: lines of the last binary message not yet returned
 
 	width, height atomic.Int32
@@ -152,6 +155,7 @@ func (c *webConn) next() (event, error) {
 		}
 		c.frames++
 		if binary {
+			c.typed = true
 			c.lines = splitTyped(p)
 			continue
 		}
@@ -194,9 +198,13 @@ func (c *webConn) control(p []byte) (event, bool) {
 	}
 	switch strings.ToLower(pkg) {
 	case "client.resume":
-		if c.frames != 1 {
-			return event{kind: evProtocol, text: "Client.Resume after the first message; ignored"}, true
+		// Before anything typed, and once: the page sends Core.Hello and
+		// Core.Supports.Set first, so the resumed character's first room
+		// and vitals reach the panels that asked for them.
+		if c.typed || c.asked {
+			return event{kind: evProtocol, text: "Client.Resume after typed text or a resume; ignored"}, true
 		}
+		c.asked = true
 		var r struct {
 			Token string `json:"token"`
 			Name  string `json:"name"`

@@ -45,13 +45,16 @@
 // After every login on the gmcp subprotocol, resumes included, the server
 // sends Client.Resume {"token":"<opaque>"} once the character is in the
 // world. The page keeps the latest token (sessionStorage: never a URL,
-// never a cookie). A new connection whose FIRST message is the TEXT
-// message Client.Resume {"token":"<opaque>"} (optionally with "name", the
-// character it expects) is logged into that account without the password,
+// never a cookie). A new connection that sends the TEXT message
+// Client.Resume {"token":"<opaque>"} (optionally with "name", the
+// character it expects) before anything typed, and once, is logged into
+// that account without the password,
 // as a reconnect to the link-dead character, or as a takeover if the old
 // connection is still open; a fresh token follows. The name question is
 // on the screen before the token is read; a resumed login then goes
-// straight into the world.
+// straight into the world. The page sends Core.Hello and
+// Core.Supports.Set before the token, so the resumed character's room
+// and vitals, sent as it goes back in, reach the panels that asked.
 //
 // A token is random (32 bytes), bound to one account and the session it
 // was sent to, held in memory only and never logged. It is good while its

@@ -109,3 +109,59 @@ func TestResume_Token(t *testing.T) {
 	e.Expect("cannot be resumed")
 	e.Expect("By what name")
 }
+
+// A page says what it supports before its token, as the built-in page
+// does: the resumed character's room and vitals reach it as it goes back
+// in. A token sent after something typed is not read as a resume, nor a
+// second one on the same connection.
+func TestResume_AfterSupportsNotAfterTyping(t *testing.T) {
+	srv := servertest.Start(t, nil)
+	addr := srv.WebAddr()
+	a := newGMCP(t, addr)
+	a.SendGMCP(`Core.Supports.Set ["Char 1","Room 1"]`)
+	a.Create("Panelled", "panelled-pass")
+	t1 := token(t, a.ExpectGMCP("Client.Resume"))
+	_ = a.c.CloseNow()
+
+	b := newGMCP(t, addr)
+	b.SendGMCP(`Core.Hello {"client":"test","version":"1"}`)
+	b.SendGMCP(`Core.Supports.Set ["Char 1","Room 1"]`)
+	b.SendGMCP(`Client.Resume {"token":"` + t1 + `"}`)
+	b.Expect("Reconnecting")
+	// The three come in no fixed order.
+	var t2 string
+	for deadline := time.Now().Add(servertest.ExpectTimeout); ; time.Sleep(20 * time.Millisecond) {
+		var vitals, room bool
+		for _, m := range b.GMCP() {
+			pkg, data, _ := strings.Cut(m, " ")
+			switch pkg {
+			case "Char.Vitals":
+				vitals = true
+			case "Room.Info":
+				room = strings.Contains(data, `"name":"Emberfall Square"`)
+			case "Client.Resume":
+				t2 = token(t, data)
+			}
+		}
+		if vitals && room && t2 != "" {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("after a resume, want Char.Vitals, Room.Info and a token; text messages %q", b.GMCP())
+		}
+	}
+
+	// A second Client.Resume on a connection already in the game is no
+	// login: the session goes on.
+	b.SendGMCP(`Client.Resume {"token":"` + t2 + `"}`)
+	b.DoExpect("say still here", "You say, 'still here'")
+
+	// Typed first, then a token: the token is ignored, the login goes on
+	// with the name typed.
+	_ = b.c.CloseNow()
+	c := newGMCP(t, addr)
+	c.Expect("By what name")
+	c.Send("Panelled")
+	c.SendGMCP(`Client.Resume {"token":"` + t2 + `"}`)
+	c.Expect("password")
+}

@@ -279,16 +279,19 @@ func TestPage_AgainstStub(t *testing.T) {
 	r.wait(`document.getElementById("status").dataset.state === "lost" && !document.getElementById("reconnect").hidden`)
 	r.do(chromedp.Click(chromedp.ID("reconnect")))
 	c = r.accept()
+	c.expectGMCP("Core.Hello")
+	c.expectGMCP("Core.Supports.Set")
 	if tok := c.expectGMCP("Client.Resume"); tok != `{"token":"tok-1"}` {
 		t.Errorf("Client.Resume %s", tok)
 	}
-	c.expectGMCP("Core.Hello")
 
 	// A reload resumes too: the token outlives the page in this tab.
 	c.text(`Client.Resume {"token":"tok-2"}`)
 	r.wait(`sessionStorage.getItem("zonemud.resume") === "tok-2"`)
 	r.do(chromedp.Reload())
 	c = r.accept()
+	c.expectGMCP("Core.Hello")
+	c.expectGMCP("Core.Supports.Set")
 	if tok := c.expectGMCP("Client.Resume"); tok != `{"token":"tok-2"}` {
 		t.Errorf("Client.Resume after a reload %s", tok)
 	}

@@ -217,9 +217,11 @@ function connect() {
     }
     setState("connected");
     const token = storageGet("sessionStorage", TOKEN_KEY);
-    if (token) gmcp("Client.Resume", { token }); // first, before anything else
+    // What the page is and wants first, so that a resumed character's
+    // room and vitals, sent as it goes back in, reach the panels.
     gmcp("Core.Hello", { client: "zonemud-web", version: "1", screenreader: page.sr });
     gmcp("Core.Supports.Set", ["Char 1", "Room 1", "Comm 1"]);
+    if (token) gmcp("Client.Resume", { token }); // before anything typed
     lastSize = "";
     sendSize();
   };
