@@ -136,6 +136,9 @@ var testMayImport = map[string]map[string]string{
 		"server":            "as above",
 		"server/servertest": "as above",
 	},
+	"net/web/page": {
+		"server/servertest": "the page's browser tests and the whole-server ones share one Chromium starter",
+	},
 	"net/telnet":        {"net/telnet/telnettest": "a telnet package's own test helpers"},
 	"world":             {"world/dirtest": "the local directory runs the directory contract suite"},
 	"internal/genworld": {"content": "a generated world must load"},

@@ -67,6 +67,24 @@ func (r *stubRig) accept() *stubConn {
 	}
 }
 
+// CloseNormal ends the connection with close code 1000 as a server does:
+// the close frame, then what the page still sends read until its own
+// close frame answers, and only then the socket closed. Closing at once
+// would leave the page's last messages unread, and the kernel answers
+// unread data with a reset, which the browser reports as a lost link.
+func (c *stubConn) CloseNormal() {
+	_ = c.writeFrame(8, []byte{0x03, 0xe8})
+	deadline := time.After(10 * time.Second)
+	for open := true; open; {
+		select {
+		case _, open = <-c.frames:
+		case <-deadline:
+			open = false
+		}
+	}
+	c.conn.Close()
+}
+
 // next returns the page's next message.
 func (c *stubConn) next() stubFrame {
 	c.t.Helper()
