@@ -2,7 +2,6 @@ package gate
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"log/slog"
 	"maps"
@@ -12,7 +11,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"zonemud/internal/logev"
 	"zonemud/internal/run"
 	"zonemud/net/telnet"
 	"zonemud/world"
@@ -204,36 +202,18 @@ func (g *Gate) ServeTelnet(l net.Listener) error {
 	if !g.addListener(l) {
 		return nil
 	}
-	var backoff time.Duration
-	for {
-		c, err := l.Accept()
-		if err != nil {
-			if g.stopping.Load() || errors.Is(err, net.ErrClosed) {
-				return nil
-			}
-			// Out of file descriptors and the like: wait and go on,
-			// never spin and never die.
-			backoff = min(max(2*backoff, 5*time.Millisecond), time.Second)
-			g.log.Warn("gate: accept failed; retrying", logev.ID(2001), "front", frontTelnet, "err", err, "after", backoff)
-			time.Sleep(backoff)
-			continue
-		}
-		backoff = 0
+	tc := g.cfg.telnetConfig()
+	return acceptLoop(l, &g.stopping, g.log, frontTelnet, func(c net.Conn) {
 		if why := g.admit(c.RemoteAddr()); why != "" {
 			_ = c.SetWriteDeadline(time.Now().Add(time.Second))
 			_, _ = c.Write([]byte(why + "\r\n"))
 			_ = c.Close()
-			continue
-		}
-		tc := telnet.Config{
-			MaxLine: g.cfg.MaxLine, MaxSubneg: g.cfg.MaxSubneg,
-			OfferNAWS: true, OfferTTYPE: true, OfferCharset: true, OfferEOR: true,
-			OfferGMCP: true, OfferMSSP: true, OfferMCCP2: true,
+			return
 		}
 		g.gr.GoWith(readerLabels, func() {
 			g.run(c.RemoteAddr(), frontTelnet, func(s *Session) conn { return newTelnetConn(c, tc, s.raw) }, nil, true)
 		})
-	}
+	})
 }
 
 // admit decides whether a new connection from addr may open, and counts it

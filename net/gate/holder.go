@@ -2,7 +2,6 @@ package gate
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"log/slog"
 	"net"
@@ -13,7 +12,6 @@ import (
 	"zonemud/internal/logev"
 	"zonemud/internal/run"
 	"zonemud/net/boundary"
-	"zonemud/net/telnet"
 )
 
 // The holder's side of a copyover link: it keeps the players' connections
@@ -90,17 +88,9 @@ func (h *Holder) ServeGames(l net.Listener) error {
 	if !h.addListener(l) {
 		return nil
 	}
-	for {
-		c, err := l.Accept()
-		if err != nil {
-			if h.stopping.Load() || errors.Is(err, net.ErrClosed) {
-				return nil
-			}
-			time.Sleep(50 * time.Millisecond)
-			continue
-		}
+	return acceptLoop(l, &h.stopping, h.log, "copyover link", func(c net.Conn) {
 		h.gr.GoWith(linkLabels, func() { h.serveLink(c) })
-	}
+	})
 }
 
 // ServeTelnet accepts telnet connections on l and keeps them.
@@ -108,20 +98,8 @@ func (h *Holder) ServeTelnet(l net.Listener) error {
 	if !h.addListener(l) {
 		return nil
 	}
-	for {
-		c, err := l.Accept()
-		if err != nil {
-			if h.stopping.Load() || errors.Is(err, net.ErrClosed) {
-				return nil
-			}
-			time.Sleep(50 * time.Millisecond)
-			continue
-		}
-		tc := telnet.Config{
-			MaxLine: h.cfg.MaxLine, MaxSubneg: h.cfg.MaxSubneg,
-			OfferNAWS: true, OfferTTYPE: true, OfferCharset: true, OfferEOR: true,
-			OfferGMCP: true, OfferMSSP: true, OfferMCCP2: true,
-		}
+	tc := h.cfg.telnetConfig()
+	return acceptLoop(l, &h.stopping, h.log, frontTelnet, func(c net.Conn) {
 		hd := &held{h: h, id: h.nextID.Add(1), front: frontTelnet, color: -1}
 		tconn := newTelnetConn(c, tc, func(p []byte) { hd.post([]boundary.Op{{Kind: boundary.OpRaw, Data: append([]byte(nil), p...)}}, false) })
 		hd.c = tconn
@@ -134,7 +112,7 @@ func (h *Holder) ServeTelnet(l net.Listener) error {
 			lk.attach(hd)
 		}
 		h.gr.GoWith(readerLabels, hd.read)
-	}
+	})
 }
 
 // Swap asks the linked game to let every session go, and returns a

@@ -3,14 +3,12 @@ package gate
 import (
 	"bufio"
 	"crypto/tls"
-	"errors"
 	"net"
 	"os"
 	"time"
 
 	"zonemud/internal/logev"
 	"zonemud/internal/run"
-	"zonemud/net/telnet"
 )
 
 // ServeTelnetTLS accepts telnet over TLS on l. A client that speaks plain
@@ -20,22 +18,11 @@ func (g *Gate) ServeTelnetTLS(l net.Listener, cfg *tls.Config, plainPort string)
 	if !g.addListener(l) {
 		return nil
 	}
-	var backoff time.Duration
-	for {
-		raw, err := l.Accept()
-		if err != nil {
-			if g.stopping.Load() || errors.Is(err, net.ErrClosed) {
-				return nil
-			}
-			backoff = min(max(2*backoff, 5*time.Millisecond), time.Second)
-			g.log.Warn("gate: accept failed; retrying", logev.ID(2001), "front", frontTLS, "err", err, "after", backoff)
-			time.Sleep(backoff)
-			continue
-		}
-		backoff = 0
+	tc := g.cfg.telnetConfig()
+	return acceptLoop(l, &g.stopping, g.log, frontTLS, func(raw net.Conn) {
 		if why := g.admit(raw.RemoteAddr()); why != "" {
 			_ = raw.Close()
-			continue
+			return
 		}
 		g.gr.GoWith(tlsLabels, func() {
 			c, ok := g.startTLS(raw, cfg, plainPort)
@@ -44,14 +31,9 @@ func (g *Gate) ServeTelnetTLS(l net.Listener, cfg *tls.Config, plainPort string)
 				g.byIP.done(g.ipKey(raw.RemoteAddr()))
 				return
 			}
-			tc := telnet.Config{
-				MaxLine: g.cfg.MaxLine, MaxSubneg: g.cfg.MaxSubneg,
-				OfferNAWS: true, OfferTTYPE: true, OfferCharset: true, OfferEOR: true,
-				OfferGMCP: true, OfferMSSP: true, OfferMCCP2: true,
-			}
 			g.run(raw.RemoteAddr(), frontTLS, func(s *Session) conn { return newTelnetConn(c, tc, s.raw) }, nil, true)
 		})
-	}
+	})
 }
 
 // tlsLabels mark a TLS connection's first goroutine in profiles: its

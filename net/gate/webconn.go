@@ -11,7 +11,6 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"zonemud/net/telnet"
 	"zonemud/world"
 )
 
@@ -75,11 +74,7 @@ func (g *Gate) ServeWeb(l WebLogin) {
 // carries the telnet stream, each write one binary message. It returns
 // once the login is over.
 func (g *Gate) ServeWebTelnet(c net.Conn) {
-	tc := telnet.Config{
-		MaxLine: g.cfg.MaxLine, MaxSubneg: g.cfg.MaxSubneg,
-		OfferNAWS: true, OfferTTYPE: true, OfferCharset: true, OfferEOR: true,
-		OfferGMCP: true, OfferMSSP: true, OfferMCCP2: true,
-	}
+	tc := g.cfg.telnetConfig()
 	g.gr.Run(func() {
 		g.run(c.RemoteAddr(), frontWeb, func(s *Session) conn { return newTelnetConn(c, tc, s.raw) }, nil, true)
 	}, "session", "reader")
