@@ -102,6 +102,7 @@ var mayImport = map[string][]string{
 	"world/dirtest":         {"world", "store"},
 	"content":               {"content/social"},
 	"content/social":        {},
+	"content/contenttest":   {},
 	"content/quest":         {"content"},
 	"content/circle":        {"content"},
 	"zone":                  {"script", "content", "content/social", "content/quest"},
@@ -115,9 +116,10 @@ var mayImport = map[string][]string{
 // packages it may import (telnettest with telnet).
 var testMayImport = map[string]map[string]string{
 	"zone": {
-		"world":             "zone tests that need a real host drive zones with the real world as their shard (the rest run on the fakes of fakes_test.go)",
-		"store":             "the world they drive needs a real store",
-		"internal/genworld": "the reconcile benchmark takes a zone of the generated world",
+		"world":               "zone tests that need a real host drive zones with the real world as their shard (the rest run on the fakes of fakes_test.go)",
+		"store":               "the world they drive needs a real store",
+		"internal/genworld":   "the reconcile benchmark takes a zone of the generated world",
+		"content/contenttest": "the starter world's files, found and copied as the whole-server harness finds them",
 		// Not server/servertest: a test that starts a whole server is a
 		// whole-server test, and lives in server/.
 	},

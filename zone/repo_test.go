@@ -2,11 +2,9 @@ package zone_test
 
 import (
 	"bytes"
-	"os"
-	"path/filepath"
-	"runtime"
 	"testing"
 
+	"zonemud/content/contenttest"
 	"zonemud/script"
 )
 
@@ -15,36 +13,13 @@ import (
 // server's test harness (imports_test.go holds them to that).
 
 // repoRoot is the repository's root folder.
-func repoRoot() string {
-	_, file, _, _ := runtime.Caller(0)
-	return filepath.Clean(filepath.Join(filepath.Dir(file), ".."))
-}
+func repoRoot() string { return contenttest.Root() }
 
 // copyAreas copies the repository's areas into a temporary folder, passing
 // each file through edit, and returns the folder.
 func copyAreas(t testing.TB, edit func(name string, data []byte) []byte) string {
 	t.Helper()
-	src := filepath.Join(repoRoot(), "areas")
-	dst := t.TempDir()
-	err := filepath.WalkDir(src, func(p string, d os.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		target := filepath.Join(dst, rel)
-		if d.IsDir() {
-			return os.MkdirAll(target, 0o755)
-		}
-		data, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(target, edit(rel, data), 0o644)
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return dst
+	return contenttest.CopyAreas(t, edit)
 }
 
 // quietAreas is the starter world with no wandering mobs.

@@ -12,23 +12,20 @@ import (
 	"net"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
+	"zonemud/content/contenttest"
 	"zonemud/server"
 	"zonemud/server/config"
 	"zonemud/store"
 )
 
-// Root is the repository root, found from this file's path.
-func Root() string {
-	_, file, _, _ := runtime.Caller(0)
-	return filepath.Clean(filepath.Join(filepath.Dir(file), "..", ".."))
-}
+// Root is the repository root.
+func Root() string { return contenttest.Root() }
 
 // Config returns the repository's config.toml with test settings: loopback
 // ports chosen by the system, a temporary data dir, the repository's areas,
@@ -431,29 +428,8 @@ func (c *Client) DoExpect(cmd, want string) string {
 }
 
 // CopyAreas copies the repository's areas into a temp dir, passing each
-// file through edit (which may return it unchanged), and returns the dir:
-// for tests that need, say, a short reset time.
+// file through edit, and returns the dir (contenttest.CopyAreas).
 func CopyAreas(t testing.TB, edit func(name string, data []byte) []byte) string {
 	t.Helper()
-	src := filepath.Join(Root(), "areas")
-	dst := t.TempDir()
-	err := filepath.WalkDir(src, func(p string, d os.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		target := filepath.Join(dst, rel)
-		if d.IsDir() {
-			return os.MkdirAll(target, 0o755)
-		}
-		data, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(target, edit(rel, data), 0o644)
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return dst
+	return contenttest.CopyAreas(t, edit)
 }
