@@ -579,8 +579,29 @@ func (w *World) place(rec *zone.CharRecord) (*host, string, string) {
 	note := ""
 	if rec.Room != "" || zoneID != "" {
 		note = "The place where you last stood is no longer there. You find yourself back in " + set.Rooms[start].Name + "."
+		w.log.Warn("world: a login is placed in the start room, away from where it last stood", logev.ID(4105), logev.Player(rec.Name),
+			"last_zone", zoneID, "last_room", room, "why", w.unplaceable(set, zoneID, room))
 	}
 	return w.hosts[w.startZone], start, note
+}
+
+// unplaceable says why a login cannot go back to room of zoneID: the
+// reason 4105 logs.
+func (w *World) unplaceable(set *content.Set, zoneID, room string) string {
+	zp := set.Zones[zoneID]
+	switch {
+	case zoneID == "":
+		return "no zone stored"
+	case zone.IsInstanceID(zoneID):
+		return "an instance copy, with no anchor stored"
+	case zp == nil:
+		return "the zone is gone from the content"
+	case zp.Instanceable:
+		return "the zone is instanceable"
+	case w.hosts[zoneID] == nil:
+		return "the zone is not hosted"
+	}
+	return "the room is gone from the zone"
 }
 
 // loadObjects reads the persistent room objects of a permanent zone. It is
