@@ -94,3 +94,87 @@ func TestKeepTell_BoundedTakenOnce(t *testing.T) {
 		t.Fatalf("after a take: %+v, %d dropped", got, gone)
 	}
 }
+
+func TestLetters_BoundedKeptReadDeleted(t *testing.T) {
+	db := openTest(t)
+	if _, err := db.Commit([]*Batch{{Zone: "town", Chars: []*Character{char("Bran", 1, "town", "r")}}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.PostLetter("Nobody", Letter{From: "Aria", Subject: "s", Body: "b"}, 3); !errors.Is(err, ErrNotFound) {
+		t.Fatalf("a letter to no character: got %v, want ErrNotFound", err)
+	}
+	for i := range 3 {
+		held, err := db.PostLetter("bran", Letter{At: int64(i), From: "Aria", Subject: fmt.Sprint("s", i), Body: "b"}, 3)
+		if err != nil || held != i+1 {
+			t.Fatalf("letter %d: held %d, err %v", i, held, err)
+		}
+	}
+	if _, err := db.PostLetter("Bran", Letter{From: "Aria", Subject: "s3", Body: "b"}, 3); !errors.Is(err, ErrFull) {
+		t.Fatalf("a letter to a full box: got %v, want ErrFull", err)
+	}
+	got, err := db.Letters("BRAN")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 3 || got[0].Subject != "s0" || got[2].Subject != "s2" {
+		t.Fatalf("the box holds %+v, want the three oldest in order", got)
+	}
+	if n, err := db.UnreadLetters("bran"); err != nil || n != 3 {
+		t.Fatalf("unread %d, %v; want 3", n, err)
+	}
+	l, err := db.ReadLetter("bran", 2)
+	if err != nil || l.Subject != "s1" {
+		t.Fatalf("read 2: %+v, %v", l, err)
+	}
+	if n, _ := db.UnreadLetters("bran"); n != 2 {
+		t.Fatalf("unread %d after a read, want 2", n)
+	}
+	for _, n := range []int{0, -1, 4, 1 << 40} {
+		if _, err := db.ReadLetter("bran", n); !errors.Is(err, ErrNotFound) {
+			t.Errorf("read %d: got %v, want ErrNotFound", n, err)
+		}
+		if _, err := db.DeleteLetter("bran", n); !errors.Is(err, ErrNotFound) {
+			t.Errorf("delete %d: got %v, want ErrNotFound", n, err)
+		}
+	}
+	if _, err := db.ReadLetter("nobody", 1); !errors.Is(err, ErrNotFound) {
+		t.Errorf("read of a box that does not exist: %v", err)
+	}
+	if l, err := db.DeleteLetter("bran", 1); err != nil || l.Subject != "s0" {
+		t.Fatalf("delete 1: %+v, %v", l, err)
+	}
+	// The box has room again, and what was letter 2 is letter 1.
+	if _, err := db.PostLetter("bran", Letter{From: "Aria", Subject: "s3", Body: "b"}, 3); err != nil {
+		t.Fatal(err)
+	}
+	got, _ = db.Letters("bran")
+	if len(got) != 3 || got[0].Subject != "s1" || !got[0].Read || got[2].Subject != "s3" {
+		t.Fatalf("after delete and post: %+v", got)
+	}
+}
+
+func TestLetters_KeptAcrossReopen(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "mud.db")
+	db, err := Open(path, DefaultConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Commit([]*Batch{{Zone: "town", Chars: []*Character{char("Bran", 1, "town", "r")}}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.PostLetter("bran", Letter{At: 7, From: "Aria", Subject: "kept", Body: "one\ntwo"}, 50); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+	db, err = Open(path, DefaultConfig())
+	if err != nil {
+		t.Fatalf("reopen (the file must pass its check with a mailbox in it): %v", err)
+	}
+	defer db.Close()
+	got, err := db.Letters("bran")
+	if err != nil || len(got) != 1 || got[0] != (Letter{At: 7, From: "Aria", Subject: "kept", Body: "one\ntwo"}) {
+		t.Fatalf("after reopen: %+v, %v", got, err)
+	}
+}

@@ -13,6 +13,8 @@
 //	holdings    holder -> the ids it holds (so a save can release them)
 //	leases      zone id -> the highest lease generation seen, and whether
 //	            it was released (the fencing token check, lease.go)
+//	comm        a nested bucket per channel's history, per player's kept
+//	            tells and per player's mailbox (comm.go, mail.go)
 //
 // Every record carries a CRC-32C (record.go), since bbolt checks its pages
 // but not the bytes of a value.

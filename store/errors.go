@@ -15,4 +15,5 @@ var (
 	ErrFenced       = errors.New("store: zone lease generation released or superseded")
 	ErrClosed       = errors.New("store: closed")
 	ErrInvalidInput = errors.New("store: invalid input")
+	ErrFull         = errors.New("store: full")
 )
