@@ -8,6 +8,7 @@
 //	zonemud init [DIR]                write config.toml and the starter areas
 //	zonemud genworld [-rooms N] DIR   write a large generated world of plain rooms
 //	zonemud import circle SRC OUT     convert a CircleMUD/tbaMUD world into areas
+//	zonemud reboot [-config FILE]     ask a copyover holder to reboot the game
 //	zonemud version                   print the version and commit
 //
 // Flags and the command may come in any order: zonemud -config FILE check
@@ -71,6 +72,8 @@ var commands = []struct{ name, args, what string }{
 	{"genworld", "DIR", "write a large generated world into DIR (zonemud genworld -h)"},
 	{"import", "circle SRC OUT", "convert a CircleMUD/tbaMUD world into areas in OUT (zonemud import -h)"},
 	{"health", "", "ask the running server's admin address for /healthz; exit 0 if it answers 200"},
+	{"reboot", "", "with [server] copyover on: reboot the game into the binary on disk, keeping every telnet player"},
+	{"game", "", "the game process under a copyover holder (the holder starts it; not for the shell)"},
 	{"version", "", "print the version and the commit it was built from"},
 }
 
@@ -169,7 +172,14 @@ func run(args []string, stdout, stderr io.Writer) int {
 	log := newLogger(cfg, stderr)
 	switch cmd {
 	case "serve":
+		if cfg.Server.Copyover {
+			return serveCopyover(cfg, *cfgPath, log, stderr)
+		}
 		return serve(cfg, log, stderr)
+	case "game":
+		return serveGame(cfg, log, stderr)
+	case "reboot":
+		return rebootCmd(cfg, stdout, stderr)
 	case "check":
 		return check(cfg, pos, stdout, stderr)
 	case "backup":

@@ -180,11 +180,17 @@ lines_burst = 1000
 // admin endpoint answers, which it starts after every other listener.
 func startProc(t *testing.T, cfgPath, telnet string) *proc {
 	t.Helper()
+	return startProcBin(t, binary(t), cfgPath, telnet)
+}
+
+// startProcBin is startProc with the binary at bin.
+func startProcBin(t *testing.T, bin, cfgPath, telnet string) *proc {
+	t.Helper()
 	cfg, err := loadConfig(cfgPath)
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := &proc{cmd: exec.Command(binary(t), "-config", cfgPath), out: &lockedBuffer{}, telnet: telnet,
+	p := &proc{cmd: exec.Command(bin, "-config", cfgPath), out: &lockedBuffer{}, telnet: telnet,
 		admin: cfg.Server.HTTPAddr, done: make(chan error, 1)}
 	p.cmd.Stdout = p.out
 	p.cmd.Stderr = p.out

@@ -58,6 +58,18 @@ type Options struct {
 	// Page serves the web client at web_addr (everything but its
 	// WebSocket endpoint); nil serves the built-in one (net/web/page).
 	Page http.Handler
+	// Copyover, set when a copyover holder started this game, is what the
+	// holder says about itself, for /metrics.
+	Copyover *CopyoverStats
+}
+
+// CopyoverStats is what a copyover holder tells the game it starts: its
+// counts so far and its build.
+type CopyoverStats struct {
+	Swaps    int    // reboots into a new game that linked
+	Restarts int    // games started again after a crash
+	Lost     int    // players in a character before a swap and not after
+	Holder   string // the holder's version and commit
 }
 
 // Server is a running zonemud.
@@ -84,6 +96,7 @@ type Server struct {
 	beforeDrain func()               // immutable after Start: Options.BeforeDrain
 	stopReq     chan bool            // an admin's countdown ended: true to reboot
 	swapped     chan struct{}        // closed when a holder's Swap let every session go
+	linkDone    chan struct{}        // closed when the link to a holder has ended; nil without one
 	linkMu      sync.Mutex
 	link        net.Conn // guarded by linkMu: the link to a holder, if any
 
@@ -205,6 +218,9 @@ func Start(cfg *config.Config, opt Options) (srv *Server, err error) {
 	if err := s.gate.Register(s.registry); err != nil {
 		return nil, fmt.Errorf("server: metrics: %w", err)
 	}
+	if err := registerCopyover(s.registry, s.gate, opt.Copyover); err != nil {
+		return nil, fmt.Errorf("server: metrics: %w", err)
+	}
 	if s.sshL != nil {
 		s.ssh, err = sshd.New(s.gate, cfg.Server.DataDir, cfg.SSH, lg)
 		if err != nil {
@@ -302,6 +318,7 @@ func Start(cfg *config.Config, opt Options) (srv *Server, err error) {
 		lg.Info("server: listening; open the url in a browser to play", logev.ID(1108), "listener", "web", "addr", s.webL.Addr().String(), "url", s.WebURL())
 	}
 	if cfg.Server.HolderSocket != "" {
+		s.linkDone = make(chan struct{})
 		s.serveHolder(cfg.Server.HolderSocket, lg)
 	}
 	s.serving.Store(true)
@@ -494,6 +511,7 @@ func (s *Server) Shutdown(ctx context.Context) error {
 // sessions it attaches, on a goroutine, until the link ends.
 func (s *Server) serveHolder(path string, lg *slog.Logger) {
 	s.gr.Go(context.Background(), func(context.Context) {
+		defer close(s.linkDone)
 		c, err := gate.DialHolder(path, 10*time.Second)
 		if err != nil {
 			lg.Error("server: the holder cannot be reached", logev.ID(1120), "socket", path, "err", err)
@@ -515,6 +533,48 @@ func (s *Server) serveHolder(path string, lg *slog.Logger) {
 			close(s.swapped)
 		}
 	}, "server", "link", "to", "holder")
+}
+
+// registerCopyover adds the copyover figures: the holder's counts as it
+// passed them, the sessions this game took over from a holder, and the
+// versions of both processes.
+func registerCopyover(reg *prometheus.Registry, g *gate.Gate, st *CopyoverStats) error {
+	holder := ""
+	if st != nil {
+		holder = st.Holder
+	}
+	cs := []prometheus.Collector{
+		prometheus.NewCounterFunc(prometheus.CounterOpts{
+			Namespace: "zonemud", Name: "copyover_reattached_total",
+			Help: "Sessions a copyover holder attached to this game already in their character (after a reboot or a crash restart), put back without a login.",
+		}, func() float64 { return float64(g.Reattached()) }),
+		prometheus.NewGauge(prometheus.GaugeOpts{
+			Namespace: "zonemud", Name: "build_info",
+			Help:        "Always 1; the labels are this game's build and, under copyover, the holder's.",
+			ConstLabels: prometheus.Labels{"game": build(), "holder": holder},
+		}),
+	}
+	cs[1].(prometheus.Gauge).Set(1)
+	if st != nil {
+		for _, f := range []struct {
+			name, help string
+			v          int
+		}{
+			{"copyover_reboots", "Reboots into a new game the holder has made since it started (the game restarts, so the holder counts).", st.Swaps},
+			{"copyover_restarts", "Games the holder started again after one died, since it started.", st.Restarts},
+			{"copyover_sessions_lost", "Players in a character before a reboot who were not back in one after it, since the holder started.", st.Lost},
+		} {
+			gg := prometheus.NewGauge(prometheus.GaugeOpts{Namespace: "zonemud", Name: f.name, Help: f.help})
+			gg.Set(float64(f.v))
+			cs = append(cs, gg)
+		}
+	}
+	for _, c := range cs {
+		if err := reg.Register(c); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // build names this binary for the holder: its module version and, when
@@ -542,6 +602,10 @@ func (s *Server) closeLink() {
 		_ = s.link.Close()
 	}
 }
+
+// LinkEnded is closed once the link to the holder has ended (or could not
+// be made); nil, which never delivers, when the server has no holder.
+func (s *Server) LinkEnded() <-chan struct{} { return s.linkDone }
 
 // Swapped is closed once a holder's Swap has let every session go: the
 // game is to stop, and the next one takes the players.

@@ -416,3 +416,17 @@ func trimTo(s string, n int) string {
 	}
 	return s
 }
+
+// RebootFailed ends a reboot whose countdown ended but which the process
+// could not carry out (a copyover holder refused the new binary, or the
+// new game did not start): the world goes on, a new countdown may begin,
+// and every player is told why.
+func (w *World) RebootFailed(why string) {
+	if c := w.down.running(); c != nil {
+		w.down.end(c) // its countDown has returned: nothing waits on c
+	}
+	w.log.Warn("world: a reboot did not happen; the world goes on", logev.ID(8125), "why", why)
+	for _, z := range w.Zones() {
+		z.Broadcast("{R}The reboot did not happen: " + why + "{x}\n{G}The world goes on.{x}")
+	}
+}

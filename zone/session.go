@@ -61,7 +61,9 @@ func (z *Zone) handleArrive(m arriveMsg) {
 	z.rosterOld = true
 	c.pl.arrival++
 	z.dirty(c) // the new epoch and placement are worth saving
-	z.presence(room, nil, c, noticeEntered)
+	if m.sess == nil || !m.sess.Client().Reattached {
+		z.presence(room, nil, c, noticeEntered)
+	}
 	room.addChar(c)
 	if m.sess != nil {
 		z.bind(c, m.sess)

@@ -64,6 +64,10 @@ type ClientInfo struct {
 	// under (an IPv4 address or an IPv6 block); "" when they exempt it
 	// (loopback, unless limit_loopback).
 	Addr string
+	// Reattached says the session comes back from a copyover (a reboot
+	// or a crash restart of the game) already in its character: the
+	// player never left, so nobody is told they entered the world.
+	Reattached bool
 }
 
 // SaveBatch is one zone's checkpoint: every dirty character of the zone at

@@ -137,6 +137,7 @@ type Gate struct {
 	refusedTries atomic.Uint64
 	checks       atomic.Uint64
 	refusedBan   atomic.Uint64 // connections and tries refused by an address ban
+	reattached   atomic.Uint64 // sessions a holder attached already in their character
 	resume       resumes       // web sessions' resume tokens
 	stopping     atomic.Bool
 	met          *metrics // immutable after New

@@ -63,6 +63,45 @@ func (h *Holder) Linked() <-chan struct{} {
 	return h.linked
 }
 
+// LinkedNow reports whether a game is linked at this moment.
+func (h *Holder) LinkedNow() bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.link != nil
+}
+
+// GameBuild is the build the linked game named in its Welcome, "" if none
+// is linked.
+func (h *Holder) GameBuild() string {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.link == nil {
+		return ""
+	}
+	return h.link.build
+}
+
+// LoggedIn is the number of connections whose player the linked game has
+// put in a character (0 between games).
+func (h *Holder) LoggedIn() int {
+	h.mu.Lock()
+	lk := h.link
+	hs := make([]*held, 0, len(h.held))
+	for _, hd := range h.held {
+		hs = append(hs, hd)
+	}
+	h.mu.Unlock()
+	n := 0
+	for _, hd := range hs {
+		hd.mu.Lock()
+		if lk != nil && hd.inGame == lk && hd.account != "" && !hd.gone {
+			n++
+		}
+		hd.mu.Unlock()
+	}
+	return n
+}
+
 // Connections is the number of connections the holder keeps.
 func (h *Holder) Connections() int {
 	h.mu.Lock()
@@ -162,9 +201,10 @@ func (h *Holder) Wait(ctx context.Context) error { return h.gr.Wait(ctx) }
 
 // holderLink is the link to one game.
 type holderLink struct {
-	h *Holder
-	c net.Conn
-	r *boundary.Reader
+	h     *Holder
+	c     net.Conn
+	r     *boundary.Reader
+	build string // immutable: the game's, from its Welcome
 
 	wmu      sync.Mutex // guards w, swapping and the writes on c
 	w        *boundary.Writer
@@ -205,6 +245,7 @@ func (h *Holder) serveLink(c net.Conn) {
 		h.mu.Unlock()
 		return // one game at a time
 	}
+	lk.build = gb
 	h.link = lk
 	var hs []*held
 	for _, hd := range h.held {
@@ -254,6 +295,7 @@ func (lk *holderLink) read() bool {
 			if hd := lk.h.get(f.Session); hd != nil {
 				hd.mu.Lock()
 				hd.account, hd.color, hd.gmcp = f.Account, f.Color, f.GMCP
+				hd.inGame = lk
 				hd.mu.Unlock()
 			}
 		case *boundary.Detached:
@@ -307,6 +349,7 @@ type held struct {
 	dropped bool             // guarded by mu: a pending line was dropped
 	gone    bool             // guarded by mu: the connection is over
 	account string           // guarded by mu: from State
+	inGame  *holderLink      // guarded by mu: the game whose State named the account
 	color   int32            // guarded by mu
 	gmcp    []string         // guarded by mu
 

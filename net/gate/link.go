@@ -141,6 +141,7 @@ func (l *gameLink) attach(a *boundary.Attach) {
 	var pre *preAuth
 	if a.Account != "" {
 		pre = &preAuth{name: a.Account, authenticated: a.Authenticated, reattach: true}
+		l.g.reattached.Add(1)
 	}
 	remote := linkAddr(a.Remote)
 	g := l.g
@@ -583,3 +584,7 @@ func (c *linkConn) kind() string {
 }
 
 func (c *linkConn) counts() (uint64, uint64, uint64) { return 0, 0, 0 }
+
+// Reattached is the number of sessions a holder attached already in their
+// character: put back after a copyover without a login.
+func (g *Gate) Reattached() uint64 { return g.reattached.Load() }

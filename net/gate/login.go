@@ -32,6 +32,9 @@ type preAuth struct {
 // dialogue, and the character's entry into the world. It returns the
 // route input goes by, or nil if the session is over.
 func (s *Session) serve(pre *preAuth) *world.Route {
+	if pre != nil && pre.reattach {
+		s.reattached.Store(true)
+	}
 	if pre == nil || !pre.reattach {
 		s.raw(s.c.opening())
 		banner := strings.ReplaceAll(s.g.cfg.Banner, "{game}", s.g.w.GameName())

@@ -70,6 +70,9 @@ type Session struct {
 	// goroutine only, and never logged); resumed says the login was one.
 	resumeTok, resumeName string
 	resumed               bool
+	// reattached says a copyover holder attached the session already in
+	// its character: the world does not announce its arrival.
+	reattached atomic.Bool
 }
 
 func newSession(g *Gate, id uint64) *Session {
@@ -228,7 +231,7 @@ func (s *Session) Client() world.ClientInfo {
 	inf := s.c.info()
 	return world.ClientInfo{
 		Name: inf.name, Transport: s.c.kind(), Color: int(s.colorLevel()), Reported: int(inf.color),
-		ScreenReader: inf.screenReader, UTF8: inf.utf8, Addr: s.addr,
+		ScreenReader: inf.screenReader, UTF8: inf.utf8, Addr: s.addr, Reattached: s.reattached.Load(),
 	}
 }
 

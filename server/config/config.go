@@ -75,6 +75,11 @@ type Server struct {
 	// serves the sessions it attaches besides its own listeners. Empty:
 	// no holder (today's single process).
 	HolderSocket string `toml:"holder_socket"`
+	// Copyover runs the server as two processes of this binary: a holder
+	// that keeps the telnet connections and a game it supervises, so
+	// that a reboot or a crash of the game keeps every telnet player
+	// connected. Off: one process, as before.
+	Copyover bool `toml:"copyover"`
 }
 
 // Validate reports the first bad value, naming its key.

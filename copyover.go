@@ -1,0 +1,688 @@
+package main
+
+import (
+	"bufio"
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"os"
+	"os/exec"
+	"os/signal"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"zonemud/internal/logev"
+	"zonemud/net/gate"
+	"zonemud/server"
+	"zonemud/server/config"
+)
+
+// Copyover's two processes ([server] copyover = true). `zonemud serve`
+// becomes the holder: it listens for telnet, keeps every connection
+// (net/gate/holder.go), and runs the game as its child, `zonemud game`,
+// the same executable. The child serves the sessions the holder attaches
+// over the link socket, and everything else as a one-process server does.
+//
+// A reboot (SIGHUP, `zonemud reboot`, the in-game `reboot`) goes:
+//
+//  1. copy the binary now on disk into data_dir/copyover/, so that what
+//     runs is what was checked, whatever is installed over it meanwhile;
+//  2. pre-flight: the copy must run `check` on the config and areas (a
+//     binary that is not a zonemud, does not start, or does not accept
+//     the world is refused here, and the old game goes on untouched);
+//  3. Swap: the old game lets every session go, saves, closes the
+//     database (bbolt's lock) and exits;
+//  4. start the copy as the game; it must link within gameStartWait;
+//  5. if it does not (it refused the database, panicked at start, exited),
+//     the holder starts the copy of the binary that last linked again:
+//     the old game is back, from the database the swap just saved, and
+//     every player is put back in their character.
+//
+// The old game cannot keep running while the new one starts, because
+// only one process may hold the database; the fallback of step 5 is the
+// safe design that leaves. A crash (the child exits without a swap) is
+// handled as step 5: the last good binary starts again, with a back-off
+// if it keeps dying.
+
+// Environment of the game child.
+const (
+	envHolderSocket  = "ZONEMUD_HOLDER_SOCKET"
+	envHolderControl = "ZONEMUD_HOLDER_CONTROL"
+	envCopyoverStats = "ZONEMUD_COPYOVER_STATS" // "swaps restarts lost holder-build"
+)
+
+// gameStartWait bounds a game's start, from exec to its link.
+const gameStartWait = 2 * time.Minute
+
+// preflightWait bounds the new binary's check.
+const preflightWait = 2 * time.Minute
+
+// holderPaths are the holder's sockets for cfg.
+func holderPaths(cfg *config.Config) (link, control string) {
+	link = cmp.Or(cfg.Server.HolderSocket, filepath.Join(cfg.Server.DataDir, "holder.sock"))
+	return link, filepath.Join(cfg.Server.DataDir, "holder.ctl")
+}
+
+// rebootReq is one ask for a swap; say gets each line of progress, the
+// last starting with "ok" or "failed".
+type rebootReq struct {
+	by   string
+	say  func(string)
+	done chan struct{}
+}
+
+// holderProc is the holder process: the holder, its sockets, and the game
+// it supervises. Only run's goroutine touches the game fields.
+type holderProc struct {
+	cfg     *config.Config
+	cfgPath string
+	log     *slog.Logger
+	exe     string // the binary on disk: a reboot starts what is here then
+	dir     string // data_dir/copyover: the copies of binaries
+	h       *gate.Holder
+	link    string
+	control string
+	reqs    chan rebootReq
+
+	good     string // run's goroutine only: the copy that last linked
+	swaps    int    // run's goroutine only
+	restarts int    // run's goroutine only
+	lost     int    // run's goroutine only
+
+	smu    sync.Mutex
+	status string // guarded by smu: what "status" answers
+}
+
+// gameChild is one game process.
+type gameChild struct {
+	cmd    *exec.Cmd
+	bin    string
+	exited chan struct{} // closed once cmd.Wait returned
+	tail   *tailBuffer
+	err    error // set before exited is closed
+}
+
+// serveCopyover runs the holder until SIGINT or SIGTERM, or until the game
+// stops on an admin's shutdown.
+func serveCopyover(cfg *config.Config, cfgPath string, log *slog.Logger, stderr io.Writer) int {
+	log.Info("zonemud: starting as the copyover holder", logev.ID(1010), "version", version, "commit", cmp.Or(commit(), "unknown"),
+		"config", configName(cfg), "data_dir", cfg.Server.DataDir)
+	exe, err := os.Executable()
+	if err != nil {
+		fmt.Fprintln(stderr, "zonemud: copyover: cannot find this binary:", err)
+		return 1
+	}
+	if cfgPath != "" {
+		if cfgPath, err = filepath.Abs(cfgPath); err != nil {
+			fmt.Fprintln(stderr, "zonemud:", err)
+			return 1
+		}
+	}
+	p := &holderProc{cfg: cfg, cfgPath: cfgPath, log: log, exe: exe, dir: filepath.Join(cfg.Server.DataDir, "copyover"),
+		reqs: make(chan rebootReq, 1)}
+	p.link, p.control = holderPaths(cfg)
+	if err := os.MkdirAll(p.dir, 0o700); err != nil {
+		fmt.Fprintln(stderr, "zonemud: copyover:", err)
+		return 1
+	}
+	// Copies left by an earlier holder are not in use: the game dies
+	// with its holder.
+	if old, _ := filepath.Glob(filepath.Join(p.dir, "game-*")); len(old) > 0 {
+		for _, d := range old {
+			_ = os.RemoveAll(d)
+		}
+	}
+	gl, err := listenUnix(p.link)
+	if err != nil {
+		fmt.Fprintln(stderr, "zonemud: copyover:", err)
+		return 1
+	}
+	cl, err := listenUnix(p.control)
+	if err != nil {
+		gl.Close()
+		fmt.Fprintln(stderr, "zonemud: copyover:", err)
+		return 1
+	}
+	defer os.Remove(p.link)
+	defer os.Remove(p.control)
+	if cfg.Server.TelnetAddr == "" {
+		gl.Close()
+		cl.Close()
+		fmt.Fprintln(stderr, "zonemud: copyover needs server.telnet_addr: the holder keeps the telnet players")
+		return 1
+	}
+	tl, err := net.Listen("tcp", cfg.Server.TelnetAddr)
+	if err != nil {
+		gl.Close()
+		cl.Close()
+		fmt.Fprintln(stderr, "zonemud: copyover: telnet listen:", err)
+		return 1
+	}
+	p.h = gate.NewHolder(cfg.Gate, "zonemud "+version+" "+cmp.Or(commit(), "unknown"), log)
+	go func() { _ = p.h.ServeGames(gl) }()
+	go func() { _ = p.h.ServeTelnet(tl) }()
+	go p.serveControl(cl)
+	log.Info("zonemud: holder listening", logev.ID(1011), "listener", "telnet", "addr", tl.Addr().String(), "link", p.link, "control", p.control)
+
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	hup := make(chan os.Signal, 1)
+	signal.Notify(hup, syscall.SIGHUP)
+	defer signal.Stop(hup)
+	go func() {
+		for range hup {
+			p.ask(rebootReq{by: "SIGHUP", say: func(l string) { log.Info("zonemud: reboot: "+l, logev.ID(1012)) }})
+		}
+	}()
+	code := p.run(ctx)
+	cl.Close()
+	p.h.Shutdown()
+	wctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	_ = p.h.Wait(wctx)
+	log.Info("zonemud: the holder stopped", logev.ID(1013), "swaps", p.swaps, "restarts", p.restarts)
+	return code
+}
+
+// listenUnix listens on a unix socket at path, mode 0600, taking the place
+// of a stale socket file but not of a live one.
+func listenUnix(path string) (net.Listener, error) {
+	if c, err := net.DialTimeout("unix", path, time.Second); err == nil {
+		c.Close()
+		return nil, fmt.Errorf("%s answers: is another zonemud running on this data_dir?", path)
+	}
+	_ = os.Remove(path)
+	old := umask(0o177)
+	l, err := net.Listen("unix", path)
+	umask(old)
+	if err != nil {
+		return nil, err
+	}
+	return l, nil
+}
+
+// ask queues a reboot, or says one is under way.
+func (p *holderProc) ask(r rebootReq) {
+	select {
+	case p.reqs <- r:
+	default:
+		r.say("failed: a reboot is already under way")
+		if r.done != nil {
+			close(r.done)
+		}
+	}
+}
+
+// run supervises the game until the holder is to stop; it returns the
+// process's exit status.
+func (p *holderProc) run(ctx context.Context) int {
+	g, err := p.startGame(p.exe, true)
+	if err != nil {
+		p.log.Error("zonemud: the game did not start", logev.ID(1014), "err", err)
+		return 1
+	}
+	p.good = g.bin
+	p.setStatus(g)
+	crashes := []time.Time{}
+	for {
+		select {
+		case <-ctx.Done():
+			p.stopGame(g, syscall.SIGTERM, time.Duration(p.cfg.Server.ShutdownSecs)*time.Second+10*time.Second)
+			return 0
+		case <-g.exited:
+			if g.err == nil {
+				// A clean exit without a swap: an admin's shutdown.
+				p.log.Info("zonemud: the game stopped; the holder stops with it", logev.ID(1015))
+				return 0
+			}
+			p.restarts++
+			p.log.Error("zonemud: the game died; starting it again", logev.ID(1016), "err", g.err, "last_words", g.tail.String())
+			now := time.Now()
+			crashes = append(crashes, now)
+			for len(crashes) > 0 && now.Sub(crashes[0]) > time.Minute {
+				crashes = crashes[1:]
+			}
+			g = p.restartGood(ctx, len(crashes))
+			if g == nil {
+				return 0 // asked to stop meanwhile
+			}
+			p.setStatus(g)
+		case r := <-p.reqs:
+			g = p.swap(ctx, g, r)
+			p.setStatus(g)
+			if r.done != nil {
+				close(r.done)
+			}
+			if g == nil {
+				return 0
+			}
+		}
+	}
+}
+
+// restartGood starts the last good binary again until it links, backing
+// off while it keeps failing; nil if ctx ends first.
+func (p *holderProc) restartGood(ctx context.Context, recent int) *gameChild {
+	wait := time.Duration(0)
+	if recent > 3 {
+		wait = time.Duration(min(recent-3, 5)) * 2 * time.Second
+	}
+	for {
+		if wait > 0 {
+			select {
+			case <-ctx.Done():
+				return nil
+			case <-time.After(wait):
+			}
+		}
+		g, err := p.startGame(p.good, false)
+		if err == nil {
+			return g
+		}
+		p.log.Error("zonemud: the game did not start again", logev.ID(1014), "err", err)
+		wait = min(2*wait+time.Second, 30*time.Second)
+	}
+}
+
+// swap carries out one reboot and returns the game running after it.
+func (p *holderProc) swap(ctx context.Context, g *gameChild, r rebootReq) *gameChild {
+	start := time.Now()
+	p.log.Warn("zonemud: a reboot into the binary on disk", logev.ID(1017), "by", r.by, "exe", p.exe)
+	r.say("checking the new binary " + p.exe)
+	bin, err := p.copyBinary(p.exe)
+	if err != nil {
+		r.say("failed: " + err.Error() + "; the game goes on")
+		return g
+	}
+	if err := p.preflight(bin); err != nil {
+		_ = os.RemoveAll(filepath.Dir(bin))
+		p.log.Error("zonemud: the new binary failed its pre-flight; the game goes on", logev.ID(1018), "err", err)
+		r.say("failed: the new binary was refused: " + err.Error() + "; the game goes on")
+		return g
+	}
+	kept := p.h.LoggedIn()
+	r.say(fmt.Sprintf("swapping: %d players in their characters are kept", kept))
+	if done := p.h.Swap("reboot by " + r.by); done != nil {
+		select {
+		case <-done:
+		case <-g.exited:
+		case <-time.After(time.Minute):
+			p.log.Error("zonemud: the old game did not let go of its sessions; stopping it", logev.ID(1019))
+		}
+	}
+	// The old game shuts down by itself after the swap (its farewells go
+	// nowhere: the holder ignores what follows Bye); it is signalled only
+	// if it takes too long.
+	select {
+	case <-g.exited:
+	case <-time.After(time.Duration(p.cfg.Server.ShutdownSecs)*time.Second + 30*time.Second):
+		p.stopGame(g, syscall.SIGKILL, 10*time.Second)
+	}
+	ng, err := p.startGame(bin, false)
+	if err != nil {
+		p.log.Error("zonemud: the new game did not start; starting the old one again", logev.ID(1020), "err", err)
+		r.say("failed: the new game did not start: " + err.Error() + "; the old one is started again")
+		_ = os.RemoveAll(filepath.Dir(bin))
+		ng = p.restartGood(ctx, 0)
+		if ng != nil {
+			r.say("the old game is back")
+		}
+		return ng
+	}
+	if old := p.good; old != bin && old != p.exe {
+		_ = os.RemoveAll(filepath.Dir(old))
+	}
+	p.good = bin
+	p.swaps++
+	again := waitLoggedIn(p.h, kept, 10*time.Second)
+	p.lost += max(kept-again, 0)
+	took := time.Since(start).Round(time.Millisecond)
+	p.log.Warn("zonemud: rebooted", logev.ID(1021), "took", took, "kept", kept, "back", again)
+	r.say(fmt.Sprintf("ok: rebooted in %s; %d of %d players back in their characters", took, again, kept))
+	return ng
+}
+
+// waitLoggedIn waits for n sessions to be back in their characters, at
+// most d, and returns how many are.
+func waitLoggedIn(h *gate.Holder, n int, d time.Duration) int {
+	deadline := time.Now().Add(d)
+	for {
+		got := h.LoggedIn()
+		if got >= n || time.Now().After(deadline) {
+			return got
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// copyBinary copies exe into a folder of its own under the holder's, as
+// "zonemud", so that ps names the game and what starts is what was checked.
+func (p *holderProc) copyBinary(exe string) (string, error) {
+	dir, err := os.MkdirTemp(p.dir, "game-")
+	if err != nil {
+		return "", err
+	}
+	in, err := os.Open(exe)
+	if err != nil {
+		_ = os.RemoveAll(dir)
+		return "", fmt.Errorf("the binary %s: %w", exe, err)
+	}
+	defer in.Close()
+	bin := filepath.Join(dir, "zonemud")
+	out, err := os.OpenFile(bin, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o700)
+	if err == nil {
+		_, err = io.Copy(out, in)
+		if cerr := out.Close(); err == nil {
+			err = cerr
+		}
+	}
+	if err != nil {
+		_ = os.RemoveAll(dir)
+		return "", fmt.Errorf("copying the binary %s: %w", exe, err)
+	}
+	return bin, nil
+}
+
+// preflight runs the new binary's check of the config and the areas.
+func (p *holderProc) preflight(bin string) error {
+	ctx, cancel := context.WithTimeout(context.Background(), preflightWait)
+	defer cancel()
+	args := []string{"check"}
+	if p.cfgPath != "" {
+		args = append(args, "-config", p.cfgPath)
+	}
+	cmd := exec.CommandContext(ctx, bin, args...)
+	cmd.Dir, _ = os.Getwd()
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		return fmt.Errorf("%s check: %v: %s", bin, err, lastLine(string(out)))
+	}
+	if !strings.Contains(string(out), "ok") {
+		return fmt.Errorf("%s check said: %s", bin, lastLine(string(out)))
+	}
+	return nil
+}
+
+func lastLine(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.LastIndexByte(s, '\n'); i >= 0 {
+		s = s[i+1:]
+	}
+	if len(s) > 300 {
+		s = s[:300] + "..."
+	}
+	return s
+}
+
+// startGame starts bin as the game and waits for its link. With copy set
+// it first copies bin (the first start: the holder's own binary).
+func (p *holderProc) startGame(bin string, copyFirst bool) (*gameChild, error) {
+	if copyFirst {
+		c, err := p.copyBinary(bin)
+		if err != nil {
+			return nil, err
+		}
+		bin = c
+	}
+	// A dead game's link may not have ended yet at the holder: the next
+	// game is turned away while one is linked.
+	for deadline := time.Now().Add(30 * time.Second); p.h.LinkedNow() && time.Now().Before(deadline); {
+		time.Sleep(10 * time.Millisecond)
+	}
+	linked := p.h.Linked()
+	args := []string{"game"}
+	if p.cfgPath != "" {
+		args = append(args, "-config", p.cfgPath)
+	}
+	cmd := exec.Command(bin, args...)
+	cmd.Args[0] = "zonemud"
+	cmd.Dir, _ = os.Getwd()
+	cmd.Env = append(os.Environ(), envHolderSocket+"="+p.link, envHolderControl+"="+p.control,
+		fmt.Sprintf("%s=%d %d %d %s", envCopyoverStats, p.swaps, p.restarts, p.lost, strings.ReplaceAll(version+"/"+cmp.Or(commit(), "unknown"), " ", "_")))
+	g := &gameChild{cmd: cmd, bin: bin, exited: make(chan struct{}), tail: &tailBuffer{max: 4096}}
+	cmd.Stdout = os.Stdout
+	cmd.Stderr = io.MultiWriter(os.Stderr, g.tail)
+	childAttrs(cmd)
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("%s: %w", bin, err)
+	}
+	go func() {
+		g.err = cmd.Wait()
+		close(g.exited)
+	}()
+	p.log.Info("zonemud: the game started", logev.ID(1022), "pid", cmd.Process.Pid, "bin", bin)
+	p.setStatus(g)
+	select {
+	case <-linked:
+		return g, nil
+	case <-g.exited:
+		return nil, fmt.Errorf("it exited (%v) before linking: %s", g.err, lastLine(g.tail.String()))
+	case <-time.After(gameStartWait):
+		p.stopGame(g, syscall.SIGKILL, 10*time.Second)
+		return nil, fmt.Errorf("it did not link within %s: %s", gameStartWait, lastLine(g.tail.String()))
+	}
+}
+
+// stopGame signals the game and waits for it to exit, killing it after d.
+func (p *holderProc) stopGame(g *gameChild, sig syscall.Signal, d time.Duration) {
+	select {
+	case <-g.exited:
+		return
+	default:
+	}
+	_ = g.cmd.Process.Signal(sig)
+	select {
+	case <-g.exited:
+	case <-time.After(d):
+		p.log.Error("zonemud: the game did not stop; killing it", logev.ID(1019), "pid", g.cmd.Process.Pid)
+		_ = g.cmd.Process.Kill()
+		<-g.exited
+	}
+}
+
+func (p *holderProc) setStatus(g *gameChild) {
+	st := "game none"
+	if g != nil {
+		st = fmt.Sprintf("game %d", g.cmd.Process.Pid)
+	}
+	st += fmt.Sprintf("\nholder %d zonemud %s %s\nswaps %d\nrestarts %d\nlost %d", os.Getpid(), version, cmp.Or(commit(), "unknown"), p.swaps, p.restarts, p.lost)
+	p.smu.Lock()
+	p.status = st
+	p.smu.Unlock()
+}
+
+// serveControl answers the holder's control socket: one command a
+// connection, "reboot" or "status".
+func (p *holderProc) serveControl(l net.Listener) {
+	for {
+		c, err := l.Accept()
+		if err != nil {
+			if errors.Is(err, net.ErrClosed) {
+				return
+			}
+			time.Sleep(50 * time.Millisecond)
+			continue
+		}
+		go p.controlConn(c)
+	}
+}
+
+func (p *holderProc) controlConn(c net.Conn) {
+	defer c.Close()
+	_ = c.SetReadDeadline(time.Now().Add(10 * time.Second))
+	line, err := bufio.NewReader(io.LimitReader(c, 256)).ReadString('\n')
+	if err != nil {
+		return
+	}
+	_ = c.SetReadDeadline(time.Time{})
+	_ = c.SetWriteDeadline(time.Now().Add(10 * time.Minute))
+	word, by, _ := strings.Cut(strings.TrimSpace(line), " ")
+	switch word {
+	case "reboot":
+		var mu sync.Mutex
+		say := func(l string) {
+			mu.Lock()
+			defer mu.Unlock()
+			_, _ = io.WriteString(c, l+"\n")
+			p.log.Info("zonemud: reboot: "+l, logev.ID(1012))
+		}
+		done := make(chan struct{})
+		p.ask(rebootReq{by: cmp.Or(strings.TrimSpace(by), "the control socket"), say: say, done: done})
+		<-done
+	case "status":
+		p.smu.Lock()
+		st := p.status
+		p.smu.Unlock()
+		_, _ = io.WriteString(c, st+"\ngame_build "+p.h.GameBuild()+"\nconnections "+strconv.Itoa(p.h.Connections())+"\n")
+	default:
+		_, _ = io.WriteString(c, "failed: the holder takes reboot or status\n")
+	}
+}
+
+// tailBuffer keeps the last max bytes written to it.
+type tailBuffer struct {
+	mu  sync.Mutex
+	max int
+	b   []byte
+}
+
+func (t *tailBuffer) Write(p []byte) (int, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.b = append(t.b, p...)
+	if len(t.b) > t.max {
+		t.b = append(t.b[:0:0], t.b[len(t.b)-t.max:]...)
+	}
+	return len(p), nil
+}
+
+func (t *tailBuffer) String() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return string(t.b)
+}
+
+// serveGame runs the game under a holder (`zonemud game`, started by the
+// holder with the link's sockets in its environment).
+func serveGame(cfg *config.Config, log *slog.Logger, stderr io.Writer) int {
+	link, control := os.Getenv(envHolderSocket), os.Getenv(envHolderControl)
+	if link == "" {
+		fmt.Fprintln(stderr, "zonemud: game is started by the holder (zonemud serve with [server] copyover = true)")
+		return 2
+	}
+	cfg.Server.HolderSocket = link
+	cfg.Server.TelnetAddr = "" // the holder's
+	signal.Ignore(syscall.SIGHUP)
+	log.Info("zonemud: starting as the game", logev.ID(1023), "version", version, "commit", cmp.Or(commit(), "unknown"), "pid", os.Getpid())
+	srv, err := server.Start(cfg, server.Options{Areas: areasFS(), Log: log, Copyover: copyoverStats()})
+	if err != nil {
+		fmt.Fprintln(stderr, "zonemud:", err)
+		return 1
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	code := 0
+wait:
+	for {
+		select {
+		case <-ctx.Done():
+			break wait
+		case <-srv.Swapped():
+			break wait
+		case <-srv.LinkEnded():
+			select {
+			case <-srv.Swapped():
+			default:
+				log.Error("zonemud: the link to the holder ended; the game stops", logev.ID(1024))
+				code = 1
+			}
+			break wait
+		case reboot := <-srv.StopRequested():
+			if !reboot {
+				break wait
+			}
+			go askReboot(control, srv, log)
+		}
+	}
+	stop()
+	sctx, cancel := context.WithTimeout(context.Background(), time.Duration(cfg.Server.ShutdownSecs)*time.Second)
+	defer cancel()
+	if err := srv.Shutdown(sctx); err != nil {
+		fmt.Fprintln(stderr, "zonemud: shutdown:", err)
+		return 1
+	}
+	return code
+}
+
+// askReboot asks the holder for a swap after an admin's reboot countdown;
+// if the holder refuses, the world is told why and goes on.
+func askReboot(control string, srv *server.Server, log *slog.Logger) {
+	last, err := controlAsk(control, "reboot the in-game reboot", func(string) {})
+	if err == nil && strings.HasPrefix(last, "ok") {
+		return
+	}
+	why := strings.TrimPrefix(last, "failed: ")
+	if err != nil {
+		why = err.Error()
+	}
+	srv.World().RebootFailed(why)
+}
+
+// controlAsk sends one command to the holder's control socket and passes
+// each line of the answer to line; it returns the last.
+func controlAsk(path, cmd string, line func(string)) (string, error) {
+	c, err := net.DialTimeout("unix", path, 5*time.Second)
+	if err != nil {
+		return "", fmt.Errorf("no holder answers at %s: %w", path, err)
+	}
+	defer c.Close()
+	if _, err := io.WriteString(c, cmd+"\n"); err != nil {
+		return "", err
+	}
+	sc := bufio.NewScanner(c)
+	last := ""
+	for sc.Scan() {
+		last = sc.Text()
+		line(last)
+	}
+	if last == "" {
+		return "", fmt.Errorf("the holder at %s said nothing", path)
+	}
+	return last, nil
+}
+
+// copyoverStats reads what the holder passed the game about itself.
+func copyoverStats() *server.CopyoverStats {
+	f := strings.Fields(os.Getenv(envCopyoverStats))
+	if len(f) < 4 {
+		return nil
+	}
+	st := &server.CopyoverStats{Holder: strings.ReplaceAll(f[3], "_", " ")}
+	st.Swaps, _ = strconv.Atoi(f[0])
+	st.Restarts, _ = strconv.Atoi(f[1])
+	st.Lost, _ = strconv.Atoi(f[2])
+	return st
+}
+
+// rebootCmd asks a running holder for a reboot (`zonemud reboot`) and
+// prints its progress.
+func rebootCmd(cfg *config.Config, stdout, stderr io.Writer) int {
+	_, control := holderPaths(cfg)
+	last, err := controlAsk(control, "reboot zonemud reboot", func(l string) { fmt.Fprintln(stdout, l) })
+	if err != nil {
+		fmt.Fprintln(stderr, "zonemud: reboot:", err, "(is the server running with [server] copyover = true?)")
+		return 1
+	}
+	if !strings.HasPrefix(last, "ok") {
+		return 1
+	}
+	return 0
+}

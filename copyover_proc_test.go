@@ -1,0 +1,266 @@
+package main
+
+import (
+	"bufio"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"zonemud/server/servertest"
+)
+
+// copyoverConfig writes a test config with copyover on.
+func copyoverConfig(t *testing.T, dir, extra string) (cfgPath, telnet string) {
+	t.Helper()
+	cfgPath, telnet = writeConfig(t, dir, extra)
+	body, err := os.ReadFile(cfgPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body = []byte(strings.Replace(string(body), "[server]\n", "[server]\ncopyover = true\n", 1))
+	if err := os.WriteFile(cfgPath, body, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return cfgPath, telnet
+}
+
+// holderStatus asks the holder's control socket for its status, as
+// key value lines.
+func holderStatus(t *testing.T, dir string) map[string]string {
+	t.Helper()
+	c, err := net.DialTimeout("unix", filepath.Join(dir, "data", "holder.ctl"), 10*time.Second)
+	if err != nil {
+		t.Fatalf("the holder's control socket: %v", err)
+	}
+	defer c.Close()
+	_ = c.SetDeadline(time.Now().Add(30 * time.Second))
+	if _, err := c.Write([]byte("status\n")); err != nil {
+		t.Fatal(err)
+	}
+	st := map[string]string{}
+	sc := bufio.NewScanner(c)
+	for sc.Scan() {
+		k, v, _ := strings.Cut(sc.Text(), " ")
+		st[k] = v
+	}
+	return st
+}
+
+// gamePID is the process id of the holder's game now.
+func gamePID(t *testing.T, dir string) int {
+	t.Helper()
+	deadline := time.Now().Add(time.Minute) // a bound on a hang
+	for {
+		st := holderStatus(t, dir)
+		if pid, err := strconv.Atoi(st["game"]); err == nil && pid > 0 {
+			return pid
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the holder names no game: %v", st)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// waitNewGame waits until the holder runs a game other than old, and
+// returns its pid.
+func waitNewGame(t *testing.T, dir string, old int, p *proc) int {
+	t.Helper()
+	deadline := time.Now().Add(2 * time.Minute) // a bound on a hang
+	for {
+		if pid, err := strconv.Atoi(holderStatus(t, dir)["game"]); err == nil && pid > 0 && pid != old {
+			return pid
+		}
+		select {
+		case err := <-p.done:
+			p.done <- err
+			t.Fatalf("the holder exited: %v\n%s", err, p.out)
+		default:
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no new game after two minutes\n%s", p.out)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// With [server] copyover on, the binary is two processes: the holder keeps
+// the telnet connection, and the game it supervises restarts under it. A
+// reboot asked from the shell (`zonemud reboot`) and one asked in game
+// (`reboot`) each start a new game and put the player back in their
+// character, in the room they stood in, without a password and without
+// an "entered the world" line; SIGKILL of the game restarts it and puts
+// the player back again from the last checkpoint. The connection never
+// closes.
+func TestCopyover_TwoProcessesRebootAndCrash(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("copyover's holder and game talk over a unix socket")
+	}
+	dir := t.TempDir()
+	cfgPath, telnet := copyoverConfig(t, dir, "[world]\nadmins = [\"Ada\"]\n")
+	p := startProc(t, cfgPath, telnet)
+	first := gamePID(t, dir)
+	if first == p.cmd.Process.Pid {
+		t.Fatal("the game runs in the holder's process")
+	}
+	if cmd, err := os.ReadFile("/proc/" + strconv.Itoa(first) + "/cmdline"); err == nil {
+		if args := strings.Split(string(cmd), "\x00"); len(args) < 2 || args[0] != "zonemud" || args[1] != "game" {
+			t.Errorf("ps names the game %q; want zonemud game", args)
+		}
+	}
+
+	ada := servertest.Dial(t, telnet)
+	ada.Create("Ada", "secret-ada")
+	ada.DoExpect("west", "Market Row")
+	bob := servertest.Dial(t, telnet)
+	bob.Create("Bob", "secret-bob")
+	bob.DoExpect("west", "Market Row")
+	bob.Skip()
+
+	// From the shell.
+	ada.Skip()
+	bob.Skip()
+	out, err := exec.Command(binary(t), "reboot", "-config", cfgPath).CombinedOutput()
+	if err != nil {
+		t.Fatalf("zonemud reboot: %v\n%s\n%s", err, out, p.out)
+	}
+	if !strings.Contains(string(out), "ok: rebooted") || !strings.Contains(string(out), "2 of 2 players back") {
+		t.Errorf("zonemud reboot said:\n%s", out)
+	}
+	second := gamePID(t, dir)
+	if second == first {
+		t.Fatal("the reboot did not start a new game")
+	}
+	// Everything each saw from the reboot on: both were back in Market
+	// Row, so an entry announced for either would reach the other.
+	bob.Send("say hello again")
+	seenB := bob.Expect("You say, 'hello again'")
+	seenA := ada.Expect("Bob says, 'hello again'")
+	for who, seen := range map[string]string{"Ada": seenA, "Bob": seenB} {
+		if !strings.Contains(seen, "rebuilt around you") || !strings.Contains(seen, "Market Row") {
+			t.Errorf("%s was not told of the reboot and shown the room again:\n%s", who, seen)
+		}
+		if strings.Contains(seen, "entered the world") {
+			t.Errorf("%s saw a reattach announced as an entry:\n%s", who, seen)
+		}
+		if strings.Contains(strings.ToLower(seen), "password") {
+			t.Errorf("%s was asked for a password after the reboot:\n%s", who, seen)
+		}
+	}
+	for _, c := range []*servertest.Client{ada, bob} {
+		if c.WaitClosed(100 * time.Millisecond) {
+			t.Fatal("a connection closed at the reboot")
+		}
+	}
+	ada.DoExpect("look", "Market Row")
+
+	// In game: the admin's countdown asks the holder.
+	ada.DoExpect("reboot 1", "The world will reboot in 1 second")
+	third := waitNewGame(t, dir, second, p)
+	ada.DoExpect("look", "Market Row")
+	bob.DoExpect("look", "Market Row")
+
+	// A crash: the holder starts the game again and puts everyone back.
+	bob.DoExpect("east", "Emberfall Square")
+	p.save(t) // the checkpoint the restart starts from
+	if err := syscall.Kill(third, syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	waitNewGame(t, dir, third, p)
+	ada.DoExpect("look", "Market Row")
+	bob.DoExpect("look", "Emberfall Square")
+	for _, c := range []*servertest.Client{ada, bob} {
+		if c.WaitClosed(100 * time.Millisecond) {
+			t.Fatal("a connection closed at the crash")
+		}
+	}
+	st := holderStatus(t, dir)
+	if st["swaps"] != "2" || st["restarts"] != "1" {
+		t.Errorf("the holder counts %v; want 2 swaps and 1 restart", st)
+	}
+	p.stop(t)
+	if !ada.WaitClosed(30 * time.Second) {
+		t.Error("the player's connection outlived the holder")
+	}
+}
+
+// A reboot into a binary that is not a zonemud is refused at its
+// pre-flight and the old game goes on; a reboot into one that passes the
+// check but fails to start after the swap has the holder start the old
+// binary again. Either way the player stays connected and in their
+// character, and whoever asked is told why.
+func TestCopyover_BadBinaryLeavesTheOldGame(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("copyover's holder and game talk over a unix socket")
+	}
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "zonemud")
+	data, err := os.ReadFile(binary(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(bin, data, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	install := func(script string) {
+		t.Helper()
+		tmp := bin + ".new"
+		if err := os.WriteFile(tmp, []byte(script), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Rename(tmp, bin); err != nil { // as install(1) does
+			t.Fatal(err)
+		}
+	}
+	cfgPath, telnet := copyoverConfig(t, dir, "")
+	p := startProcBin(t, bin, cfgPath, telnet)
+	first := gamePID(t, dir)
+	cy := servertest.Dial(t, telnet)
+	cy.Create("Cyra", "secret-cyra")
+	cy.DoExpect("west", "Market Row")
+
+	reboot := func() (string, bool) {
+		t.Helper()
+		out, err := exec.Command(binary(t), "reboot", "-config", cfgPath).CombinedOutput()
+		return string(out), err == nil
+	}
+
+	install("#!/bin/sh\necho 'not a zonemud' >&2\nexit 3\n")
+	out, ok := reboot()
+	if ok || !strings.Contains(out, "failed: the new binary was refused") || !strings.Contains(out, "not a zonemud") {
+		t.Errorf("a reboot into a broken binary said (ok=%v):\n%s", ok, out)
+	}
+	if pid := gamePID(t, dir); pid != first {
+		t.Errorf("the game changed (%d, was %d) after a refused reboot", pid, first)
+	}
+	cy.DoExpect("say still here", "You say, 'still here'")
+
+	install("#!/bin/sh\nif [ \"$1\" = check ]; then echo 'config ok; areas ok'; exit 0; fi\necho 'panic: at start' >&2\nexit 2\n")
+	cy.Skip()
+	out, ok = reboot()
+	if ok || !strings.Contains(out, "failed: the new game did not start") || !strings.Contains(out, "panic: at start") ||
+		!strings.Contains(out, "the old game is back") {
+		t.Errorf("a reboot into a binary that dies at start said (ok=%v):\n%s\n%s", ok, out, p.out)
+	}
+	t.Logf("the reboot into a binary that dies at start said:\n%s", out)
+	back := gamePID(t, dir)
+	if back == first {
+		t.Error("the old game was not the one stopped for the swap")
+	}
+	cy.Expect("Market Row") // put back by the old binary, started again
+	cy.DoExpect("say back again", "You say, 'back again'")
+	if cy.WaitClosed(100 * time.Millisecond) {
+		t.Fatal("the player's connection closed")
+	}
+	st := holderStatus(t, dir)
+	if st["swaps"] != "0" {
+		t.Errorf("the holder counts %s swaps; want 0", st["swaps"])
+	}
+}
