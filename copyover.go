@@ -35,9 +35,11 @@ import (
 //
 //  1. copy the binary now on disk into data_dir/copyover/, so that what
 //     runs is what was checked, whatever is installed over it meanwhile;
-//  2. pre-flight: the copy must run `check` on the config and areas (a
-//     binary that is not a zonemud, does not start, or does not accept
-//     the world is refused here, and the old game goes on untouched);
+//  2. pre-flight: the copy must run `check` on the config and areas, then
+//     `preflight`, a start with no listeners on a copy of the database the
+//     old game writes on request (Snapshot): a binary that is not a
+//     zonemud, panics at start, refuses the database or does not build the
+//     world is refused here, and the old game goes on untouched;
 //  3. Swap: the old game lets every session go, saves, closes the
 //     database (bbolt's lock) and exits;
 //  4. start the copy as the game; it must link within gameStartWait;
@@ -302,7 +304,7 @@ func (p *holderProc) swap(ctx context.Context, g *gameChild, r rebootReq) *gameC
 		r.say("failed: " + err.Error() + "; the game goes on")
 		return g
 	}
-	if err := p.preflight(bin); err != nil {
+	if err := p.preflight(bin, r); err != nil {
 		_ = os.RemoveAll(filepath.Dir(bin))
 		p.log.Error("zonemud: the new binary failed its pre-flight; the game goes on", logev.ID(1018), "err", err)
 		r.say("failed: the new binary was refused: " + err.Error() + "; the game goes on")
@@ -391,24 +393,75 @@ func (p *holderProc) copyBinary(exe string) (string, error) {
 	return bin, nil
 }
 
-// preflight runs the new binary's check of the config and the areas.
-func (p *holderProc) preflight(bin string) error {
+// preflight runs the new binary's check of the config and the areas, then
+// its start on a copy of the database the running game writes.
+func (p *holderProc) preflight(bin string, r rebootReq) error {
+	if err := p.runNew(bin, "check"); err != nil {
+		return err
+	}
+	copyPath := filepath.Join(filepath.Dir(bin), "preflight.db")
+	defer os.Remove(copyPath)
+	if err := p.h.Snapshot(copyPath, preflightWait); err != nil {
+		return fmt.Errorf("the running game could not copy the database for the pre-flight: %w", err)
+	}
+	r.say("the new binary opens a copy of the database")
+	return p.runNew(bin, "preflight", copyPath)
+}
+
+// runNew runs the new binary on a command of the pre-flight; it must exit
+// 0 and say ok.
+func (p *holderProc) runNew(bin, command string, args ...string) error {
 	ctx, cancel := context.WithTimeout(context.Background(), preflightWait)
 	defer cancel()
-	args := []string{"check"}
+	full := []string{command}
 	if p.cfgPath != "" {
-		args = append(args, "-config", p.cfgPath)
+		full = append(full, "-config", p.cfgPath)
 	}
-	cmd := exec.CommandContext(ctx, bin, args...)
+	cmd := exec.CommandContext(ctx, bin, append(full, args...)...)
 	cmd.Dir, _ = os.Getwd()
 	out, err := cmd.CombinedOutput()
 	if err != nil {
-		return fmt.Errorf("%s check: %v: %s", bin, err, lastLine(string(out)))
+		return fmt.Errorf("%s: %v: %s", command, err, lastLine(string(out)))
 	}
 	if !strings.Contains(string(out), "ok") {
-		return fmt.Errorf("%s check said: %s", bin, lastLine(string(out)))
+		return fmt.Errorf("%s said: %s", command, lastLine(string(out)))
 	}
 	return nil
+}
+
+// preflight starts the server on db, a copy of the database, with no
+// listeners and no holder, and stops it again: a copyover holder's test
+// that a new binary opens (and migrates) the database and builds the
+// world before the running game lets go of it. The copy is removed.
+func preflight(cfg *config.Config, db string, log *slog.Logger, stdout, stderr io.Writer) int {
+	dir, err := os.MkdirTemp(filepath.Dir(db), "preflight-")
+	if err != nil {
+		fmt.Fprintln(stderr, "zonemud: preflight:", err)
+		return 1
+	}
+	defer os.RemoveAll(dir)
+	if err := os.Rename(db, filepath.Join(dir, cfg.Store.File)); err != nil {
+		fmt.Fprintln(stderr, "zonemud: preflight:", err)
+		return 1
+	}
+	s := &cfg.Server
+	s.DataDir = dir
+	s.TelnetAddr, s.SSHAddr, s.TLSAddr, s.HTTPAddr, s.WebAddr, s.HolderSocket = "", "", "", "", "", ""
+	cfg.Store.BackupEvery = ""
+	start := time.Now()
+	srv, err := server.Start(cfg, server.Options{Areas: areasFS(), Log: log})
+	if err != nil {
+		fmt.Fprintln(stderr, "zonemud: preflight:", err)
+		return 1
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Duration(cfg.Server.ShutdownSecs)*time.Second+10*time.Second)
+	defer cancel()
+	if err := srv.Shutdown(ctx); err != nil {
+		fmt.Fprintln(stderr, "zonemud: preflight: shutdown:", err)
+		return 1
+	}
+	fmt.Fprintf(stdout, "preflight ok: the database opened and the world built in %s\n", time.Since(start).Round(time.Millisecond))
+	return 0
 }
 
 func lastLine(s string) string {
@@ -685,4 +738,27 @@ func rebootCmd(cfg *config.Config, stdout, stderr io.Writer) int {
 		return 1
 	}
 	return 0
+}
+
+// runningVersions prints the builds of a running copyover holder and its
+// game, if one answers: after a reboot they differ from each other and
+// from the binary on disk.
+func runningVersions(cfg *config.Config, stdout io.Writer) {
+	_, control := holderPaths(cfg)
+	st := map[string]string{}
+	if _, err := controlAsk(control, "status", func(l string) {
+		k, v, _ := strings.Cut(l, " ")
+		st[k] = v
+	}); err != nil {
+		return
+	}
+	if h := st["holder"]; h != "" {
+		if _, b, ok := strings.Cut(h, " "); ok { // "PID build"
+			h = b
+		}
+		fmt.Fprintln(stdout, "running holder:", h)
+	}
+	if g := st["game_build"]; g != "" {
+		fmt.Fprintln(stdout, "running game:", g)
+	}
 }

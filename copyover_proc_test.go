@@ -181,6 +181,10 @@ func TestCopyover_TwoProcessesRebootAndCrash(t *testing.T) {
 			t.Fatal("a connection closed at the crash")
 		}
 	}
+	ver, err := exec.Command(binary(t), "version", "-config", cfgPath).CombinedOutput()
+	if err != nil || !strings.Contains(string(ver), "running holder: zonemud") || !strings.Contains(string(ver), "running game: zonemud") {
+		t.Errorf("zonemud version does not name the running holder and game (%v):\n%s", err, ver)
+	}
 	st := holderStatus(t, dir)
 	if st["swaps"] != "2" || st["restarts"] != "1" {
 		t.Errorf("the holder counts %v; want 2 swaps and 1 restart", st)
@@ -242,7 +246,21 @@ func TestCopyover_BadBinaryLeavesTheOldGame(t *testing.T) {
 	}
 	cy.DoExpect("say still here", "You say, 'still here'")
 
-	install("#!/bin/sh\nif [ \"$1\" = check ]; then echo 'config ok; areas ok'; exit 0; fi\necho 'panic: at start' >&2\nexit 2\n")
+	// One that checks the areas but refuses the database: refused at the
+	// pre-flight, before the old game lets go.
+	install("#!/bin/sh\nif [ \"$1\" = check ]; then echo 'config ok; areas ok'; exit 0; fi\necho 'zonemud: store: the file is newer than this binary' >&2\nexit 1\n")
+	out, ok = reboot()
+	if ok || !strings.Contains(out, "failed: the new binary was refused: preflight") || !strings.Contains(out, "newer than this binary") {
+		t.Errorf("a reboot into a binary that refuses the database said (ok=%v):\n%s", ok, out)
+	}
+	if pid := gamePID(t, dir); pid != first {
+		t.Errorf("the game changed (%d, was %d) after a refused reboot", pid, first)
+	}
+	cy.DoExpect("say still here", "You say, 'still here'")
+
+	// One that passes the pre-flight and dies as the game: the old binary
+	// is started again.
+	install("#!/bin/sh\ncase \"$1\" in check|preflight) echo ok; exit 0;; esac\necho 'panic: at start' >&2\nexit 2\n")
 	cy.Skip()
 	out, ok = reboot()
 	if ok || !strings.Contains(out, "failed: the new game did not start") || !strings.Contains(out, "panic: at start") ||

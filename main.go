@@ -74,6 +74,7 @@ var commands = []struct{ name, args, what string }{
 	{"health", "", "ask the running server's admin address for /healthz; exit 0 if it answers 200"},
 	{"reboot", "", "with [server] copyover on: reboot the game into the binary on disk, keeping every telnet player"},
 	{"game", "", "the game process under a copyover holder (the holder starts it; not for the shell)"},
+	{"preflight", "DB", "start on DB, a copy of the database, with no listeners, and stop (a copyover holder's test of a new binary)"},
 	{"version", "", "print the version and the commit it was built from"},
 }
 
@@ -160,6 +161,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 	switch cmd {
 	case "version":
 		fmt.Fprintln(stdout, strings.TrimSpace("zonemud "+version+" "+commit()))
+		if cfg, err := loadConfig(*cfgPath); err == nil && cfg.Server.Copyover {
+			runningVersions(cfg, stdout)
+		}
 		return 0
 	case "init":
 		return initDir(pos, stdout, stderr)
@@ -180,6 +184,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return serveGame(cfg, log, stderr)
 	case "reboot":
 		return rebootCmd(cfg, stdout, stderr)
+	case "preflight":
+		return preflight(cfg, pos[0], log, stdout, stderr)
 	case "check":
 		return check(cfg, pos, stdout, stderr)
 	case "backup":
@@ -201,9 +207,11 @@ func argProblem(cmd string, pos []string) string {
 		return "takes one argument, the backup to put in place"
 	case cmd == "init" && len(pos) > 1:
 		return "takes at most one argument, the folder to write into"
+	case cmd == "preflight" && len(pos) != 1:
+		return "takes one argument, the copy of the database to open"
 	case cmd == "check" && len(pos) > 1:
 		return "takes at most one argument, the areas folder to check"
-	case cmd != "backup" && cmd != "init" && cmd != "check" && cmd != "restore" && len(pos) > 0:
+	case cmd != "backup" && cmd != "init" && cmd != "check" && cmd != "restore" && cmd != "preflight" && len(pos) > 0:
 		return "takes no arguments"
 	}
 	return ""

@@ -102,3 +102,14 @@ func (w *World) autoBackup(ctx context.Context) (string, error) {
 	w.rotateBackups()
 	return path, nil
 }
+
+// CopyDatabase saves everyone and writes a consistent copy of the database to
+// path: what a copyover's next binary opens for its pre-flight while this
+// process holds the file.
+func (w *World) CopyDatabase(ctx context.Context, path string) error {
+	if err := w.SaveAll(ctx); err != nil {
+		return err
+	}
+	_, err := w.db.BackupFile(path)
+	return err
+}

@@ -42,8 +42,10 @@
 // (a line with its sequence number), TooLong, Client (the client told more
 // about itself: window size, terminal, colour depth, MCCP, GMCP), GMCPIn,
 // MSSPAsk, Compress (the client asks for MCCP on or off), LinkLost (the
-// player's connection dropped) and Swap (the holder asks the game to let
-// go of every session for a restart).
+// player's connection dropped), Swap (the holder asks the game to let
+// go of every session for a restart) and Snapshot (before a reboot: save
+// everyone and copy the database to a path, for the next binary's
+// pre-flight).
 //
 // Game to holder: Output (one burst of a session's output as ops: text,
 // prompt, raw protocol bytes, a GMCP message, echo off and on, compression
@@ -51,8 +53,9 @@
 // override and GMCP packages, for the holder to hand the next game at
 // Attach), Close (close the player's connection after the output before
 // it, with why: quit, takeover, kick, idle), Detached (the game let go of
-// the session and applied its input up to a sequence number) and Bye (the
-// game goes away; the holder ignores everything after it on this link).
+// the session and applied its input up to a sequence number), Bye (the
+// game goes away; the holder ignores everything after it on this link)
+// and Snapped (the answer to a Snapshot: done, or why not).
 //
 // Every frame a game sends about a session names the holder's session id,
 // so that a holder can later put several games behind one set of

@@ -47,11 +47,13 @@ const (
 	KindCompress Kind = 16
 	KindLinkLost Kind = 17
 	KindSwap     Kind = 18
+	KindSnapshot Kind = 19
 	KindOutput   Kind = 30
 	KindState    Kind = 31
 	KindClose    Kind = 32
 	KindDetached Kind = 33
 	KindBye      Kind = 34
+	KindSnapped  Kind = 35
 )
 
 // Frame is one message of the protocol.
@@ -151,6 +153,12 @@ type LinkLost struct{ Session uint64 }
 // has arrived, save, and answer Detached for each and then Bye.
 type Swap struct{ Reason string }
 
+// Snapshot asks the game, before a reboot, to save every character and
+// write a consistent copy of its database to Path: the next binary's
+// pre-flight opens the copy (migrating it as it would the file), since the
+// game holds the file itself. The game answers Snapped.
+type Snapshot struct{ Path string }
+
 // OpKind says what one output op is.
 type OpKind uint8
 
@@ -205,6 +213,10 @@ type Detached struct {
 // Bye says the game goes away; nothing after it on the link counts.
 type Bye struct{ Reason string }
 
+// Snapped answers a Snapshot: Err is "" once the copy is written, else why
+// it is not.
+type Snapped struct{ Err string }
+
 func (Hello) Kind() Kind         { return KindHello }
 func (Welcome) Kind() Kind       { return KindWelcome }
 func (Refuse) Kind() Kind        { return KindRefuse }
@@ -222,6 +234,8 @@ func (State) Kind() Kind         { return KindState }
 func (Close) Kind() Kind         { return KindClose }
 func (Detached) Kind() Kind      { return KindDetached }
 func (Bye) Kind() Kind           { return KindBye }
+func (Snapshot) Kind() Kind      { return KindSnapshot }
+func (Snapped) Kind() Kind       { return KindSnapped }
 
 // newFrame is an empty frame of kind k, or nil for an unknown kind.
 func newFrame(k Kind) Frame {
@@ -260,6 +274,10 @@ func newFrame(k Kind) Frame {
 		return &Detached{}
 	case KindBye:
 		return &Bye{}
+	case KindSnapshot:
+		return &Snapshot{}
+	case KindSnapped:
+		return &Snapped{}
 	}
 	return nil
 }
@@ -292,6 +310,10 @@ func (f *Detached) put(e *enc)      { e.uv(f.Session); e.uv(f.Seq) }
 func (f *Detached) get(d *dec)      { f.Session = d.uv(); f.Seq = d.uv() }
 func (f *Bye) put(e *enc)           { e.str(f.Reason) }
 func (f *Bye) get(d *dec)           { f.Reason = d.str() }
+func (f *Snapshot) put(e *enc)      { e.str(f.Path) }
+func (f *Snapshot) get(d *dec)      { f.Path = d.str() }
+func (f *Snapped) put(e *enc)       { e.str(f.Err) }
+func (f *Snapped) get(d *dec)       { f.Err = d.str() }
 
 func (c *Client) put(e *enc) {
 	e.u32(c.Width)

@@ -37,6 +37,8 @@ func every() []Frame {
 		&Close{Session: 3, Why: "takeover"},
 		&Detached{Session: 3, Seq: 12},
 		&Bye{Reason: "copyover"},
+		&Snapshot{Path: "/var/lib/zonemud/copyover/preflight.db"},
+		&Snapped{Err: "disk full"},
 	}
 }
 

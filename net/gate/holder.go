@@ -2,6 +2,7 @@ package gate
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"net"
@@ -174,6 +175,35 @@ func (h *Holder) Swap(reason string) <-chan struct{} {
 	return done
 }
 
+// Snapshot asks the linked game to save everyone and copy its database
+// to path, and waits for the answer, at most wait.
+func (h *Holder) Snapshot(path string, wait time.Duration) error {
+	h.mu.Lock()
+	lk, gone := h.link, h.unlinked
+	h.mu.Unlock()
+	if lk == nil {
+		return errors.New("no game is linked")
+	}
+	select {
+	case <-lk.snap: // a stale answer
+	default:
+	}
+	if !lk.send(false, &boundary.Snapshot{Path: path}) {
+		return errors.New("the game's link failed")
+	}
+	select {
+	case why := <-lk.snap:
+		if why != "" {
+			return errors.New(why)
+		}
+		return nil
+	case <-gone:
+		return errors.New("the game went away")
+	case <-time.After(wait):
+		return fmt.Errorf("the game did not answer within %s", wait)
+	}
+}
+
 // Shutdown closes the listeners and every connection.
 func (h *Holder) Shutdown() {
 	h.stopping.Store(true)
@@ -204,7 +234,8 @@ type holderLink struct {
 	h     *Holder
 	c     net.Conn
 	r     *boundary.Reader
-	build string // immutable: the game's, from its Welcome
+	build string      // immutable: the game's, from its Welcome
+	snap  chan string // Snapped answers, to Snapshot
 
 	wmu      sync.Mutex // guards w, swapping and the writes on c
 	w        *boundary.Writer
@@ -232,7 +263,7 @@ func (lk *holderLink) send(input bool, fs ...boundary.Frame) bool {
 
 func (h *Holder) serveLink(c net.Conn) {
 	defer c.Close()
-	lk := &holderLink{h: h, c: c, r: boundary.NewReader(c), w: boundary.NewWriter(c)}
+	lk := &holderLink{h: h, c: c, r: boundary.NewReader(c), w: boundary.NewWriter(c), snap: make(chan string, 1)}
 	_ = c.SetDeadline(time.Now().Add(10 * time.Second))
 	v, gb, err := boundary.Greet(lk.r, lk.w, h.build)
 	if err != nil {
@@ -301,6 +332,11 @@ func (lk *holderLink) read() bool {
 		case *boundary.Detached:
 			if hd := lk.h.get(f.Session); hd != nil {
 				hd.detached(lk, f.Seq)
+			}
+		case *boundary.Snapped:
+			select {
+			case lk.snap <- f.Err:
+			default: // nobody asked
 			}
 		case *boundary.Bye:
 			return true

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"zonemud/internal/logev"
+	"zonemud/internal/run"
 	"zonemud/net/boundary"
 	"zonemud/world"
 )
@@ -71,6 +72,10 @@ func (g *Gate) ServeLink(c net.Conn, build string) (swapped bool, err error) {
 		}
 		if sw, ok := f.(*boundary.Swap); ok {
 			return true, l.swap(sw.Reason)
+		}
+		if sn, ok := f.(*boundary.Snapshot); ok {
+			g.gr.GoWith(snapshotLabels, func() { l.snapshot(sn.Path) })
+			continue
 		}
 		l.handle(f)
 	}
@@ -258,6 +263,20 @@ func (l *gameLink) swap(reason string) error {
 	l.send(fs...)
 	l.g.log.Info("gate: a swap let every session go", logev.ID(2405), "sessions", len(fs)/2, "reason", reason)
 	return nil
+}
+
+var snapshotLabels = run.NewLabels("gate", "snapshot")
+
+// snapshot saves everyone and copies the database to path for the next
+// binary's pre-flight, and answers the holder.
+func (l *gameLink) snapshot(path string) {
+	ctx, cancel := context.WithTimeout(context.Background(), 3*swapWait)
+	defer cancel()
+	why := ""
+	if err := l.g.w.CopyDatabase(ctx, path); err != nil {
+		why = err.Error()
+	}
+	l.send(&boundary.Snapped{Err: why})
 }
 
 // waitFor polls done until it holds or ctx ends.
