@@ -99,8 +99,9 @@ type holderProc struct {
 	restarts int    // run's goroutine only
 	lost     int    // run's goroutine only
 
-	smu    sync.Mutex
-	status string // guarded by smu: what "status" answers
+	smu       sync.Mutex
+	status    string // guarded by smu: what "status" answers
+	rebooting bool   // guarded by smu: a reboot was asked and has not ended
 }
 
 // gameChild is one game process.
@@ -211,16 +212,21 @@ func listenUnix(path string) (net.Listener, error) {
 	return l, nil
 }
 
-// ask queues a reboot, or says one is under way.
+// ask queues a reboot, or says one is under way: from its ask until its
+// last line, a second is refused.
 func (p *holderProc) ask(r rebootReq) {
-	select {
-	case p.reqs <- r:
-	default:
+	p.smu.Lock()
+	busy := p.rebooting
+	p.rebooting = true
+	p.smu.Unlock()
+	if busy {
 		r.say("failed: a reboot is already under way")
 		if r.done != nil {
 			close(r.done)
 		}
+		return
 	}
+	p.reqs <- r // never blocks: rebooting keeps it to one
 }
 
 // run supervises the game until the holder is to stop; it returns the
@@ -260,6 +266,9 @@ func (p *holderProc) run(ctx context.Context) int {
 		case r := <-p.reqs:
 			g = p.swap(ctx, g, r)
 			p.setStatus(g)
+			p.smu.Lock()
+			p.rebooting = false
+			p.smu.Unlock()
 			if r.done != nil {
 				close(r.done)
 			}

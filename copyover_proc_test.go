@@ -161,6 +161,34 @@ func TestCopyover_TwoProcessesRebootAndCrash(t *testing.T) {
 	}
 	ada.DoExpect("look", "Market Row")
 
+	// A reboot asked during a reboot is refused; the first goes on.
+	c1, err := net.DialTimeout("unix", filepath.Join(dir, "data", "holder.ctl"), 10*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c1.Close()
+	_ = c1.SetDeadline(time.Now().Add(5 * time.Minute)) // a bound on a hang
+	if _, err := c1.Write([]byte("reboot the test\n")); err != nil {
+		t.Fatal(err)
+	}
+	r1 := bufio.NewScanner(c1)
+	if !r1.Scan() || !strings.HasPrefix(r1.Text(), "checking") {
+		t.Fatalf("the first reboot began with %q", r1.Text())
+	}
+	out, err = exec.Command(binary(t), "reboot", "-config", cfgPath).CombinedOutput()
+	if err == nil || !strings.Contains(string(out), "failed: a reboot is already under way") {
+		t.Errorf("a reboot during a reboot said (%v):\n%s", err, out)
+	}
+	last := ""
+	for r1.Scan() {
+		last = r1.Text()
+	}
+	if !strings.HasPrefix(last, "ok: rebooted") {
+		t.Errorf("the first reboot ended with %q", last)
+	}
+	second = waitNewGame(t, dir, second, p)
+	ada.DoExpect("look", "Market Row")
+
 	// In game: the admin's countdown asks the holder.
 	ada.DoExpect("reboot 1", "The world will reboot in 1 second")
 	third := waitNewGame(t, dir, second, p)
@@ -186,8 +214,8 @@ func TestCopyover_TwoProcessesRebootAndCrash(t *testing.T) {
 		t.Errorf("zonemud version does not name the running holder and game (%v):\n%s", err, ver)
 	}
 	st := holderStatus(t, dir)
-	if st["swaps"] != "2" || st["restarts"] != "1" {
-		t.Errorf("the holder counts %v; want 2 swaps and 1 restart", st)
+	if st["swaps"] != "3" || st["restarts"] != "1" {
+		t.Errorf("the holder counts %v; want 3 swaps and 1 restart", st)
 	}
 	p.stop(t)
 	if !ada.WaitClosed(30 * time.Second) {
