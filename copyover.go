@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"cmp"
 	"context"
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"io"
@@ -169,9 +170,29 @@ func serveCopyover(cfg *config.Config, cfgPath string, log *slog.Logger, stderr 
 		fmt.Fprintln(stderr, "zonemud: copyover: telnet listen:", err)
 		return 1
 	}
+	var tlsL net.Listener
+	var tcfg *tls.Config
+	if cfg.Server.TLSAddr != "" {
+		tcfg, err = server.TLSConfig(cfg, log)
+		if err == nil {
+			tlsL, err = net.Listen("tcp", cfg.Server.TLSAddr)
+		}
+		if err != nil {
+			gl.Close()
+			cl.Close()
+			tl.Close()
+			fmt.Fprintln(stderr, "zonemud: copyover: TLS:", err)
+			return 1
+		}
+	}
 	p.h = gate.NewHolder(cfg.Gate, "zonemud "+version+" "+cmp.Or(commit(), "unknown"), log)
 	go func() { _ = p.h.ServeGames(gl) }()
 	go func() { _ = p.h.ServeTelnet(tl) }()
+	if tlsL != nil {
+		_, plainPort, _ := net.SplitHostPort(tl.Addr().String())
+		go func() { _ = p.h.ServeTelnetTLS(tlsL, tcfg, plainPort) }()
+		log.Info("zonemud: holder listening", logev.ID(1011), "listener", "tls", "addr", tlsL.Addr().String())
+	}
 	go p.serveControl(cl)
 	log.Info("zonemud: holder listening", logev.ID(1011), "listener", "telnet", "addr", tl.Addr().String(), "link", p.link, "control", p.control)
 
@@ -641,7 +662,7 @@ func serveGame(cfg *config.Config, log *slog.Logger, stderr io.Writer) int {
 		return 2
 	}
 	cfg.Server.HolderSocket = link
-	cfg.Server.TelnetAddr = "" // the holder's
+	cfg.Server.TelnetAddr, cfg.Server.TLSAddr = "", "" // the holder's
 	signal.Ignore(syscall.SIGHUP)
 	log.Info("zonemud: starting as the game", logev.ID(1023), "version", version, "commit", cmp.Or(commit(), "unknown"), "pid", os.Getpid())
 	srv, err := server.Start(cfg, server.Options{Areas: areasFS(), Log: log, Copyover: copyoverStats()})

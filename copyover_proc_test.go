@@ -16,7 +16,8 @@ import (
 	"zonemud/server/servertest"
 )
 
-// copyoverConfig writes a test config with copyover on.
+// copyoverConfig writes a test config with copyover on, and telnet over
+// TLS at the address tlsAddr(cfgPath) reads back.
 func copyoverConfig(t *testing.T, dir, extra string) (cfgPath, telnet string) {
 	t.Helper()
 	cfgPath, telnet = writeConfig(t, dir, extra)
@@ -24,11 +25,21 @@ func copyoverConfig(t *testing.T, dir, extra string) (cfgPath, telnet string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	body = []byte(strings.Replace(string(body), "[server]\n", "[server]\ncopyover = true\n", 1))
+	body = []byte(strings.Replace(string(body), "[server]\n", "[server]\ncopyover = true\ntls_addr = \""+freePort(t)+"\"\n", 1))
 	if err := os.WriteFile(cfgPath, body, 0o644); err != nil {
 		t.Fatal(err)
 	}
 	return cfgPath, telnet
+}
+
+// tlsAddr is the TLS address of the config at cfgPath.
+func tlsAddr(t *testing.T, cfgPath string) string {
+	t.Helper()
+	cfg, err := loadConfig(cfgPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cfg.Server.TLSAddr
 }
 
 // holderStatus asks the holder's control socket for its status, as
@@ -92,7 +103,8 @@ func waitNewGame(t *testing.T, dir string, old int, p *proc) int {
 }
 
 // With [server] copyover on, the binary is two processes: the holder keeps
-// the telnet connection, and the game it supervises restarts under it. A
+// the telnet connections (plain and over TLS, which it terminates), and the
+// game it supervises restarts under it. A
 // reboot asked from the shell (`zonemud reboot`) and one asked in game
 // (`reboot`) each start a new game and put the player back in their
 // character, in the room they stood in, without a password and without
@@ -123,6 +135,10 @@ func TestCopyover_TwoProcessesRebootAndCrash(t *testing.T) {
 	bob.Create("Bob", "secret-bob")
 	bob.DoExpect("west", "Market Row")
 	bob.Skip()
+	// Telnet over TLS: the holder terminates TLS, so the session keeps it.
+	tess := servertest.DialTLS(t, tlsAddr(t, cfgPath))
+	tess.Create("Tess", "secret-tess")
+	tess.DoExpect("north", "Temple Street")
 
 	// From the shell.
 	ada.Skip()
@@ -131,7 +147,7 @@ func TestCopyover_TwoProcessesRebootAndCrash(t *testing.T) {
 	if err != nil {
 		t.Fatalf("zonemud reboot: %v\n%s\n%s", err, out, p.out)
 	}
-	if !strings.Contains(string(out), "ok: rebooted") || !strings.Contains(string(out), "2 of 2 players back") {
+	if !strings.Contains(string(out), "ok: rebooted") || !strings.Contains(string(out), "3 of 3 players back") {
 		t.Errorf("zonemud reboot said:\n%s", out)
 	}
 	second := gamePID(t, dir)
@@ -160,6 +176,7 @@ func TestCopyover_TwoProcessesRebootAndCrash(t *testing.T) {
 		}
 	}
 	ada.DoExpect("look", "Market Row")
+	tess.DoExpect("look", "Temple Street")
 
 	// A reboot asked during a reboot is refused; the first goes on.
 	c1, err := net.DialTimeout("unix", filepath.Join(dir, "data", "holder.ctl"), 10*time.Second)
@@ -204,7 +221,8 @@ func TestCopyover_TwoProcessesRebootAndCrash(t *testing.T) {
 	waitNewGame(t, dir, third, p)
 	ada.DoExpect("look", "Market Row")
 	bob.DoExpect("look", "Emberfall Square")
-	for _, c := range []*servertest.Client{ada, bob} {
+	tess.DoExpect("look", "Temple Street")
+	for _, c := range []*servertest.Client{ada, bob, tess} {
 		if c.WaitClosed(100 * time.Millisecond) {
 			t.Fatal("a connection closed at the crash")
 		}

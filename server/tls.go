@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"zonemud/internal/logev"
+	"zonemud/server/config"
 )
 
 // tlsConfig loads the certificate and key the config names, or, when it
@@ -72,4 +73,11 @@ func selfSigned(certFile, keyFile, host string) error {
 		return err
 	}
 	return os.WriteFile(certFile, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der}), 0o644)
+}
+
+// TLSConfig is the TLS configuration for cfg's certificate, as Start makes
+// it (a self-signed pair in the data folder when none is named): for a
+// copyover holder, which terminates telnet over TLS itself.
+func TLSConfig(cfg *config.Config, log *slog.Logger) (*tls.Config, error) {
+	return tlsConfig(cfg.Server.TLSCert, cfg.Server.TLSKey, cfg.Server.DataDir, cfg.Server.Hostname, log)
 }

@@ -2,6 +2,7 @@ package gate
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -13,6 +14,7 @@ import (
 	"zonemud/internal/logev"
 	"zonemud/internal/run"
 	"zonemud/net/boundary"
+	"zonemud/net/telnet"
 )
 
 // The holder's side of a copyover link: it keeps the players' connections
@@ -139,20 +141,46 @@ func (h *Holder) ServeTelnet(l net.Listener) error {
 		return nil
 	}
 	tc := h.cfg.telnetConfig()
-	return acceptLoop(l, &h.stopping, h.log, frontTelnet, func(c net.Conn) {
-		hd := &held{h: h, id: h.nextID.Add(1), front: frontTelnet, color: -1}
-		tconn := newTelnetConn(c, tc, func(p []byte) { hd.post([]boundary.Op{{Kind: boundary.OpRaw, Data: append([]byte(nil), p...)}}, false) })
-		hd.c = tconn
-		h.mu.Lock()
-		h.held[hd.id] = hd
-		lk := h.link
-		h.mu.Unlock()
-		hd.post([]boundary.Op{{Kind: boundary.OpRaw, Data: tconn.opening()}}, false)
-		if lk != nil {
-			lk.attach(hd)
-		}
-		h.gr.GoWith(readerLabels, hd.read)
+	return acceptLoop(l, &h.stopping, h.log, frontTelnet, func(c net.Conn) { h.keep(c, frontTelnet, tc) })
+}
+
+// ServeTelnetTLS accepts telnet over TLS on l and keeps the connections:
+// the holder terminates TLS, so a session keeps its TLS state through a
+// game's restart. A plain client on this port gets one line saying so.
+func (h *Holder) ServeTelnetTLS(l net.Listener, cfg *tls.Config, plainPort string) error {
+	if !h.addListener(l) {
+		return nil
+	}
+	tc := h.cfg.telnetConfig()
+	return acceptLoop(l, &h.stopping, h.log, frontTLS, func(raw net.Conn) {
+		h.gr.GoWith(tlsLabels, func() {
+			if c, ok := startTLS(raw, cfg, plainPort, h.log); ok {
+				h.keep(c, frontTLS, tc)
+			}
+		})
 	})
+}
+
+// keep starts keeping a telnet connection (plain or inside TLS): it is
+// attached to the linked game, if any, and read from now on.
+func (h *Holder) keep(c net.Conn, front string, tc telnet.Config) {
+	hd := &held{h: h, id: h.nextID.Add(1), front: front, color: -1}
+	tconn := newTelnetConn(c, tc, func(p []byte) { hd.post([]boundary.Op{{Kind: boundary.OpRaw, Data: append([]byte(nil), p...)}}, false) })
+	hd.c = tconn
+	h.mu.Lock()
+	if h.stopping.Load() {
+		h.mu.Unlock()
+		_ = c.Close()
+		return
+	}
+	h.held[hd.id] = hd
+	lk := h.link
+	h.mu.Unlock()
+	hd.post([]boundary.Op{{Kind: boundary.OpRaw, Data: tconn.opening()}}, false)
+	if lk != nil {
+		lk.attach(hd)
+	}
+	h.gr.GoWith(readerLabels, hd.read)
 }
 
 // Swap asks the linked game to let every session go, and returns a

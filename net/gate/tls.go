@@ -3,6 +3,7 @@ package gate
 import (
 	"bufio"
 	"crypto/tls"
+	"log/slog"
 	"net"
 	"os"
 	"time"
@@ -25,7 +26,7 @@ func (g *Gate) ServeTelnetTLS(l net.Listener, cfg *tls.Config, plainPort string)
 			return
 		}
 		g.gr.GoWith(tlsLabels, func() {
-			c, ok := g.startTLS(raw, cfg, plainPort)
+			c, ok := startTLS(raw, cfg, plainPort, g.log)
 			if !ok {
 				g.conns.Add(-1)
 				g.byIP.done(g.ipKey(raw.RemoteAddr()))
@@ -44,7 +45,7 @@ var tlsLabels = run.NewLabels("session", "tls")
 // handshake record (0x16). Anything else, or silence for two seconds (a
 // plain telnet client waits for the server), is a plain client on the
 // wrong port.
-func (g *Gate) startTLS(raw net.Conn, cfg *tls.Config, plainPort string) (net.Conn, bool) {
+func startTLS(raw net.Conn, cfg *tls.Config, plainPort string, log *slog.Logger) (net.Conn, bool) {
 	_ = raw.SetDeadline(time.Now().Add(2 * time.Second))
 	br := bufio.NewReaderSize(raw, 16)
 	first, err := br.Peek(1)
@@ -64,7 +65,7 @@ func (g *Gate) startTLS(raw net.Conn, cfg *tls.Config, plainPort string) (net.Co
 	}
 	tc := tls.Server(&peeked{Conn: raw, r: br}, cfg)
 	if err := tc.Handshake(); err != nil {
-		g.log.Debug("gate: a TLS handshake failed", logev.ID(2002), logev.Remote(raw.RemoteAddr().String()), "err", err)
+		log.Debug("gate: a TLS handshake failed", logev.ID(2002), logev.Remote(raw.RemoteAddr().String()), "err", err)
 		_ = raw.Close()
 		return nil, false
 	}
