@@ -86,6 +86,7 @@ func TestAnswers_AsyncCommandsAnswerBeforeThePrompt(t *testing.T) {
 		{"where", "where bob", "Bob"},
 		{"where", "where rat", "rat"},
 		{"scripterrors", "scripterrors all", "No script has failed lately"},
+		{"mail", "mail", "You have no mail."},
 	}
 	walked := map[string]bool{}
 	for _, s := range steps {

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"zonemud/server/servertest"
 )
@@ -101,4 +102,108 @@ func TestPrompt_BadInputRefused(t *testing.T) {
 	if !bytes.HasSuffix(tail, []byte("> ")) {
 		t.Errorf("the prompt does not end with \"> \": %q", tail)
 	}
+}
+
+// practiceBag is a mob for the %c test: a few blows to kill, and too weak
+// to hurt its attacker much, so its condition and the player's part.
+const practiceBag = `[mobs.practice_bag]
+keywords = ["practice", "bag"]
+short = "a practice bag"
+long = "A practice bag of sand hangs from a post here."
+description = "Sand in sacking, patched."
+level = 1
+hp = "14"
+damage = "1d1"
+damage_type = "bludgeon"
+attack_verb = "sway"
+attacks = 1
+armor = 0
+dodge = 0
+
+[[resets]]
+mob = "practice_bag"
+room = "square"
+max = 1
+
+`
+
+// In a real fight, %c shows the opponent's condition in Diku words, as
+// it falls, and nothing out of a fight: read from the prompts the server
+// sends after each round.
+func TestPrompt_ConditionInARealFight(t *testing.T) {
+	cfg := servertest.Config(t)
+	cfg.Server.AreasDir = servertest.CopyAreas(t, func(name string, data []byte) []byte {
+		if name == "emberfall.toml" {
+			return bytes.Replace(data, []byte("# --------------------------------------------------------------- resets\n"), []byte(practiceBag), 1)
+		}
+		return data
+	})
+	srv := servertest.Start(t, cfg)
+	a := servertest.Dial(t, srv.TelnetAddr())
+	a.Create("Aria", "secret-a")
+	a.DoExpect("prompt <%h/%H [%c]>", "Your prompt is set.")
+	a.Expect(" []> ")
+
+	words := []string{"excellent", "a few scratches", "small wounds", "quite a few wounds", "big nasty wounds", "pretty hurt", "awful", "bleeding, close to death"}
+	rank := map[string]int{}
+	for i, w := range words {
+		rank[w] = i
+	}
+	re := regexp.MustCompile(`<(\d+)/(\d+) \[([a-z ,]*)\]> `)
+	a.DoExpect("kill bag", "You attack a practice bag!")
+	fight := a.ExpectWithin("is DEAD!", 40*2500*time.Millisecond)
+	after := a.Expect("> ")
+	last, differs := -1, false
+	seen := 0
+	for _, m := range re.FindAllStringSubmatch(fight, -1) {
+		w := m[3]
+		if w == "" {
+			continue // the prompt of the kill command, before the first round
+		}
+		r, ok := rank[w]
+		if !ok {
+			t.Fatalf("%%c showed %q, not a Diku condition word", w)
+		}
+		if r < last {
+			t.Errorf("the bag's condition rose from %q to %q in a fight", words[last], w)
+		}
+		last = r
+		seen++
+		h, _ := strconv.Atoi(m[1])
+		most, _ := strconv.Atoi(m[2])
+		if r > 0 && w != ownCondition(h, most) {
+			differs = true
+		}
+	}
+	if seen == 0 {
+		t.Fatalf("no prompt in the fight showed a condition:\n%s", fight)
+	}
+	if last < 1 || !differs {
+		t.Errorf("%%c never showed the bag hurt, apart from the player's own condition:\n%s", fight)
+	}
+	if m := re.FindStringSubmatch(after); m == nil || m[3] != "" {
+		t.Errorf("after the kill the prompt shows a condition: %q", after)
+	}
+}
+
+// ownCondition is the word the player's own hit points would give.
+func ownCondition(hp, most int) string {
+	pct := hp * 100 / most
+	switch {
+	case pct >= 100:
+		return "excellent"
+	case pct >= 90:
+		return "a few scratches"
+	case pct >= 75:
+		return "small wounds"
+	case pct >= 50:
+		return "quite a few wounds"
+	case pct >= 30:
+		return "big nasty wounds"
+	case pct >= 15:
+		return "pretty hurt"
+	case pct > 0:
+		return "awful"
+	}
+	return "bleeding, close to death"
 }

@@ -97,7 +97,7 @@ func TestKeepTell_BoundedTakenOnce(t *testing.T) {
 
 func TestLetters_BoundedKeptReadDeleted(t *testing.T) {
 	db := openTest(t)
-	if _, err := db.Commit([]*Batch{{Zone: "town", Chars: []*Character{char("Bran", 1, "town", "r")}}}); err != nil {
+	if err := db.CreateAccount(&Account{Name: "Bran", Hash: "h"}); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := db.PostLetter("Nobody", Letter{From: "Aria", Subject: "s", Body: "b"}, 3); !errors.Is(err, ErrNotFound) {
@@ -108,6 +108,15 @@ func TestLetters_BoundedKeptReadDeleted(t *testing.T) {
 		if err != nil || held != i+1 {
 			t.Fatalf("letter %d: held %d, err %v", i, held, err)
 		}
+	}
+	if _, err := db.MailboxRoom("nobody", 3); !errors.Is(err, ErrNotFound) {
+		t.Fatalf("room in no character's box: got %v, want ErrNotFound", err)
+	}
+	if held, err := db.MailboxRoom("bran", 4); err != nil || held != 3 {
+		t.Fatalf("room in a box of 4 holding 3: %d, %v", held, err)
+	}
+	if _, err := db.MailboxRoom("bran", 3); !errors.Is(err, ErrFull) {
+		t.Fatalf("room in a full box: got %v, want ErrFull", err)
 	}
 	if _, err := db.PostLetter("Bran", Letter{From: "Aria", Subject: "s3", Body: "b"}, 3); !errors.Is(err, ErrFull) {
 		t.Fatalf("a letter to a full box: got %v, want ErrFull", err)
@@ -159,7 +168,7 @@ func TestLetters_KeptAcrossReopen(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := db.Commit([]*Batch{{Zone: "town", Chars: []*Character{char("Bran", 1, "town", "r")}}}); err != nil {
+	if err := db.CreateAccount(&Account{Name: "Bran", Hash: "h"}); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := db.PostLetter("bran", Letter{At: 7, From: "Aria", Subject: "kept", Body: "one\ntwo"}, 50); err != nil {

@@ -27,7 +27,9 @@ func mailKey(name string) []byte { return append([]byte("mail:"), key(name)...) 
 
 // PostLetter puts a letter in the named character's mailbox, which holds
 // at most box, and returns how many it holds now. ErrNotFound if there is
-// no such character; ErrFull if the box holds box letters already.
+// no such account (a character made a moment ago has its account at once,
+// its first save only later); ErrFull if the box holds box letters
+// already.
 func (db *DB) PostLetter(to string, l Letter, box int) (held int, err error) {
 	if box < 1 {
 		return 0, fmt.Errorf("store: post a letter: %w: box %d", ErrInvalidInput, box)
@@ -37,7 +39,7 @@ func (db *DB) PostLetter(to string, l Letter, box int) (held int, err error) {
 		return 0, err
 	}
 	err = db.bolt.Update(func(tx *bolt.Tx) error {
-		if tx.Bucket(bucketCharacters).Get(key(to)) == nil {
+		if tx.Bucket(bucketAccounts).Get(key(to)) == nil {
 			return ErrNotFound
 		}
 		b, err := tx.Bucket(bucketComm).CreateBucketIfNotExists(mailKey(to))
@@ -50,7 +52,7 @@ func (db *DB) PostLetter(to string, l Letter, box int) (held int, err error) {
 			held++
 		}
 		if held >= box {
-			return ErrFull
+			return ErrFull // refused: the letters in the box are kept
 		}
 		seq, err := b.NextSequence()
 		if err != nil {
@@ -63,6 +65,31 @@ func (db *DB) PostLetter(to string, l Letter, box int) (held int, err error) {
 	})
 	if err != nil {
 		return 0, fmt.Errorf("store: post a letter to %s: %w", to, err)
+	}
+	return held, nil
+}
+
+// MailboxRoom says whether the named character's mailbox, which holds at
+// most box, has room for one more letter: how many it holds, and
+// ErrNotFound if there is no such account, ErrFull if it is full.
+func (db *DB) MailboxRoom(to string, box int) (held int, err error) {
+	err = db.bolt.View(func(tx *bolt.Tx) error {
+		if tx.Bucket(bucketAccounts).Get(key(to)) == nil {
+			return ErrNotFound
+		}
+		if b := commBucket(tx, mailKey(to)); b != nil {
+			c := b.Cursor()
+			for k, _ := c.First(); k != nil; k, _ = c.Next() {
+				held++
+			}
+		}
+		if held >= box {
+			return ErrFull
+		}
+		return nil
+	})
+	if err != nil {
+		return held, fmt.Errorf("store: mailbox of %s: %w", to, err)
 	}
 	return held, nil
 }

@@ -161,7 +161,10 @@ func (c commAPI) KeepTell(from, to, text string, done func(string)) {
 
 func (c commAPI) Arrived(name string) {
 	w := c.w
-	w.comm.push(w, commJob{fn: func() { c.deliverHeld(name) }})
+	w.comm.push(w, commJob{fn: func() {
+		c.deliverHeld(name)
+		c.tellNewMail(name)
+	}})
 }
 
 // deliverHeld takes the tells kept for name and sends them to the zone

@@ -5,6 +5,7 @@ import (
 
 	"zonemud/content"
 	"zonemud/content/quest"
+	"zonemud/internal/mail"
 )
 
 // rid is a runtime id: unique within one zone, reassigned when an entity
@@ -114,6 +115,9 @@ type Player struct {
 	// published to it (party.go).
 	party    bool
 	partyPub PartyMember
+	// draft is the letter being written (mail NAME), nil when none: every
+	// line typed goes to it until it is sent or given up (cmd_mail.go).
+	draft *mail.Draft
 	// pending holds lines typed while lagged or awaiting an answer, run as
 	// the lag ends or the answer comes.
 	pending []string

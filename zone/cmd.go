@@ -150,6 +150,10 @@ var cmdTable = []command{
 
 // interpret runs one line of input.
 func (z *Zone) interpret(c *Char, line string) {
+	if c.pl != nil && c.pl.draft != nil {
+		z.composeLine(c, line) // a chain's next command after mail NAME
+		return
+	}
 	line = strings.TrimSpace(line)
 	if line == "" {
 		return
@@ -205,6 +209,7 @@ var sleepOK = map[string]bool{
 	"colour": true, "screenreader": true, "brief": true, "vitals": true, "prompt": true, "sshkey": true, "tell": true,
 	"reply": true, "abilities": true, "look": true, "sleep": true, "rest": true, "sit": true,
 	"group": true, "instances": true, "gsay": true, "gtell": true, "alias": true, "unalias": true,
+	"mail": true,
 }
 
 // lookupAbility finds an ability by its name or an unambiguous start of it.

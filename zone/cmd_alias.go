@@ -45,6 +45,10 @@ func (z *Zone) expander(c *Char) alias.Expander {
 // The first runs now, and the rest as soon as c is ready for them
 // (runChain).
 func (z *Zone) runLine(c *Char, line string) {
+	if c.pl != nil && c.pl.draft != nil {
+		z.composeLine(c, line) // a letter's line: no alias, no ; chain
+		return
+	}
 	if c.pl == nil || utf8.RuneCountInString(line) > maxLineRunes {
 		z.interpret(c, line)
 		return

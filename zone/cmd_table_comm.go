@@ -11,4 +11,5 @@ var commTable = []command{
 	{name: "afk", fn: (*Zone).cmdAFK, usage: afkUsage},
 	{name: "alias", fn: (*Zone).cmdAlias, usage: aliasUsage},
 	{name: "unalias", fn: (*Zone).cmdUnalias, usage: unaliasUsage},
+	{name: "mail", fn: (*Zone).cmdMail, async: true, usage: mailUsage},
 }

@@ -3,6 +3,8 @@ package zone
 import (
 	"encoding/json"
 	"time"
+
+	"zonemud/internal/mail"
 )
 
 // Comm is what a zone needs of the world for talk that spans zones:
@@ -24,8 +26,25 @@ type Comm interface {
 	// the oldest of theirs dropped).
 	KeepTell(from, to, text string, done func(reply string))
 	// Arrived says a player logged in: the world sends what waited for
-	// them (DeliverHeldTells) to the zone that holds them.
+	// them (DeliverHeldTells) to the zone that holds them, and tells them
+	// when letters wait unread (Notice).
 	Arrived(name string)
+
+	// MailTo calls done with nil if a letter may be written to the named
+	// player now, mail.ErrNoSuchPlayer if there is no such player, or
+	// mail.ErrFull if their mailbox is full.
+	MailTo(to string, done func(error))
+	// SendLetter puts a letter in its recipient's mailbox and calls done
+	// with the line for its sender (sent, no such player, a full box);
+	// a recipient in the world is told by a Notice to their zone.
+	SendLetter(l mail.Letter, done func(reply string))
+	// Letters calls done with the named player's letters, oldest first.
+	Letters(name string, done func([]mail.Letter, error))
+	// ReadLetter calls done with the named player's letter n (from 1),
+	// marked read, or mail.ErrNoLetter; DeleteLetter takes it out of
+	// their mailbox.
+	ReadLetter(name string, n int, done func(mail.Letter, error))
+	DeleteLetter(name string, n int, done func(mail.Letter, error))
 }
 
 // ChannelLine is one line said on a channel, built once by the talker's

@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"zonemud/content"
+
+	"zonemud/internal/mail"
 )
 
 // In-package fakes of the roles a zone's host plays (host.go), so a zone
@@ -293,6 +295,17 @@ func (fakeComm) History(channel string, n int, done func([]HistoryLine, error)) 
 }
 func (fakeComm) KeepTell(from, to, text string, done func(string)) { done("No one by that name.") }
 func (fakeComm) Arrived(string)                                    {}
+func (fakeComm) MailTo(to string, done func(error))                 { done(mail.ErrNoSuchPlayer) }
+func (fakeComm) SendLetter(l mail.Letter, done func(string))        { done("No one by that name.") }
+func (fakeComm) Letters(name string, done func([]mail.Letter, error)) {
+	done(nil, nil)
+}
+func (fakeComm) ReadLetter(name string, n int, done func(mail.Letter, error)) {
+	done(mail.Letter{}, mail.ErrNoLetter)
+}
+func (fakeComm) DeleteLetter(name string, n int, done func(mail.Letter, error)) {
+	done(mail.Letter{}, mail.ErrNoLetter)
+}
 
 // fakeInstancing is the Instancing role: it keeps every request it is
 // asked (answering none: the test posts the answer it wants), refuses

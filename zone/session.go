@@ -153,6 +153,10 @@ func (z *Zone) attach(c *Char, s Session) {
 		return
 	}
 	wasLinkDead := p.linkDead
+	// A letter half written on the last connection is given up: lines
+	// typed on this one are commands, as the player expects.
+	lostDraft := p.draft
+	p.draft = nil
 	if old != nil {
 		delete(z.bySess, old.ID())
 		z.flushOne(c, false)
@@ -169,6 +173,9 @@ func (z *Zone) attach(c *Char, s Session) {
 		z.sendLine(c, "Reconnecting. You are where you left off.")
 	case old != nil:
 		z.sendLine(c, "You take over your character from your other connection.")
+	}
+	if lostDraft != nil {
+		z.sendLine(c, "The letter you were writing to "+lostDraft.To()+" is given up.")
 	}
 	z.showRoom(c)
 }

@@ -623,6 +623,8 @@ func (z *Zone) handle(m msg) {
 		z.deliverChannel(m.line)
 	case heldTellsMsg:
 		z.handleHeldTells(m)
+	case draftMsg:
+		z.handleDraft(m)
 	case historyMsg:
 		z.handleHistory(m)
 	case broadcastMsg:
