@@ -69,6 +69,7 @@ type bot struct {
 	rng       *rand.Rand // sender only
 	lastDir   string     // sender only: the way the last step went
 	sayBuf    []byte     // sender only: a stamped say
+	gossip    cmdSpec    // with Config.Channel: this bot's gossip line
 	sendStats struct {   // sender only
 		sent, timeouts, skipped int64
 	}
@@ -88,7 +89,7 @@ type sample struct {
 }
 
 func newBot(r *run, idx int) *bot {
-	return &bot{
+	b := &bot{
 		r:          r,
 		idx:        idx,
 		name:       botName(r.cfg.Prefix, idx),
@@ -96,7 +97,20 @@ func newBot(r *run, idx int) *bot {
 		readerDone: make(chan struct{}),
 		rng:        rand.New(rand.NewPCG(r.cfg.Seed, uint64(idx))),
 	}
+	if r.cfg.Channel > 0 {
+		// Every bot reads every gossip line: the bot's own, with its name,
+		// is its answer; a refusal of the channel's rate is one too.
+		b.gossip = cmdSpec{line: []byte("gossip hello\r\n"), channel: true,
+			markers: [][]byte{[]byte(gossipFrom(b.name)), []byte("talking too fast"), []byte("turned off")}}
+	}
+	return b
 }
+
+// gossipFrom is what starts name's lines on gossip after the colour:
+// "[Gossip] Botab: ".
+func gossipFrom(name string) string { return gossipTag + name + ": " }
+
+const gossipTag = "[Gossip] "
 
 // run logs the bot in, registers its key and walks away from the start
 // room if the run asks for it, calls logins.Done, and if all that worked,
@@ -257,6 +271,9 @@ func (b *bot) login(ctx context.Context) bool {
 	b.s.keep = true
 	b.s.trackExits = b.r.trackExits
 	b.s.hear = b.r.cfg.Hear
+	if b.r.cfg.Channel > 0 {
+		b.s.own = []byte(gossipFrom(b.name))
+	}
 	fail := func(reason, example string) bool {
 		if ctx.Err() == nil {
 			b.failure, b.failureExample = reason, example
@@ -479,6 +496,9 @@ func (b *bot) sendRounds() {
 // is broken.
 func (b *bot) sendCommand() bool {
 	r := b.r
+	if r.cfg.Channel > 0 && b.rng.Float64() < r.cfg.Channel {
+		return b.sendSpec(&b.gossip)
+	}
 	return b.sendSpec(&r.cmds[b.rng.IntN(len(r.cmds))])
 }
 
@@ -491,7 +511,7 @@ func (b *bot) sendSpec(c *cmdSpec) bool {
 		line = b.pickExit()
 	}
 	now := r.mono()
-	if c.say && r.cfg.Hear {
+	if c.say && r.cfg.Hear || c.channel {
 		b.sayBuf = appendStamp(append(b.sayBuf[:0], bytes.TrimRight(line, "\r\n")...), now)
 		line = append(b.sayBuf, "\r\n"...)
 	}
@@ -671,6 +691,12 @@ func (b *bot) read() {
 			}
 		}
 		b.s.heard = b.s.heard[:0]
+		for _, t := range b.s.heardCh {
+			if r.inWindow(t) {
+				r.heardCh.record(time.Duration(now - t))
+			}
+		}
+		b.s.heardCh = b.s.heardCh[:0]
 		b.flushReply() // a failed write shows up as a failed read
 		if b.s.answered {
 			prompts--

@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -57,5 +58,50 @@ func TestRun_GatherOnARealTree(t *testing.T) {
 	}
 	if h := s.Heard; h.Count == 0 || !(0 < h.P50 && h.P50 <= h.P99 && h.P99 <= h.Max) {
 		t.Errorf("heard %+v: want the says other bots read, in order", h)
+	}
+}
+
+// A crowd run with half the commands on gossip against a real server in
+// the starter world: every command is answered (a gossip line by the
+// bot's own line on the channel, or by the channel's refusal), and the
+// other bots' reading of each line is counted and timed.
+func TestRun_CrowdWithChannel(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a server")
+	}
+	srv := servertest.Start(t, nil)
+	sc, _ := scenarioByName("crowd")
+	lc := testConfig(srv.TelnetAddr())
+	lc.Bots = 6
+	lc.Every = 400 * time.Millisecond // 0.5 x 25 in 10 s: past the rate of 5, so refusals come too
+	lc.Duration = 3 * time.Second
+	lc.ReplyTimeout = 20 * time.Second
+	lc.LoginTimeout = 30 * time.Second
+	lc.QuitWait = 10 * time.Second
+	lc.Scenario, lc.Channel = sc.Name, 0.5
+	lc.Commands = mustCommands(sc.Commands)
+	s := runWithin(t, context.Background(), lc, 2*time.Minute)
+	checkHealthy(t, s, lc)
+	if h := s.ChannelHeard; h.Count == 0 || !(0 < h.P50 && h.P50 <= h.P99 && h.P99 <= h.Max) {
+		t.Errorf("channel heard %+v: want the gossip lines other bots read, in order", h)
+	}
+	if !strings.Contains(s.Text(), "channel: 50% of commands on gossip;") {
+		t.Errorf("summary without the channel line:\n%s", s.Text())
+	}
+}
+
+func TestChannelStampIn(t *testing.T) {
+	own := []byte(gossipFrom("Botab"))
+	for line, want := range map[string]int64{
+		"[Gossip] Botac: hello zz123zz": 123,
+		"[Gossip] Botab: hello zz123zz": 0, // its own
+		"[Gossip] Botabc: hello zz77zz": 77,
+		"Botac says, 'hello zz5zz'":     0,
+		"[Gossip] Botac: hello":         0,
+	} {
+		got, ok := channelStampIn([]byte(line), own)
+		if ok != (want != 0) || got != want {
+			t.Errorf("channelStampIn(%q) = %d %v, want %d", line, got, ok, want)
+		}
 	}
 }

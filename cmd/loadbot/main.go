@@ -17,6 +17,10 @@ import (
 // file, the runtime's own).
 const fdSlack = 16
 
+// gossipRate is the lines one player may say on gossip in 10 s in the
+// starter world (areas/channels.toml's default).
+const gossipRate = 5
+
 func main() {
 	os.Exit(mainErr())
 }
@@ -66,6 +70,8 @@ func mainErr() int {
 	fs.StringVar(&cfg.CSV, "csv", "", "write every measured round trip to `file` (bot,unix_nanos,micros)")
 	treeShape := fs.String("tree", "", "the tree world's `FANOUTxDEPTH` (zonemud genworld -tree) for the gather scenario, instead of 9x4")
 	hear := fs.Bool("hear", false, "stamp every say and report how long other bots take to hear it (on in gather)")
+	fs.Float64Var(&cfg.Channel, "channel", 0, "`fraction` (0 to 1) of each bot's commands sent as a stamped gossip line instead; reports how long\n"+
+		"other bots take to read one (the starter world allows 5 lines in 10 s a player on gossip)")
 	quiet := fs.Bool("quiet", false, "no progress lines on stderr")
 	asJSON := fs.Bool("json", false, "also print the summary as one JSON object, as the last line")
 	if err := fs.Parse(os.Args[1:]); err != nil {
@@ -77,6 +83,14 @@ func mainErr() int {
 	if fs.NArg() > 0 {
 		fmt.Fprintf(os.Stderr, "loadbot: unexpected arguments %q\n", fs.Args())
 		return 2
+	}
+	if cfg.Channel < 0 || cfg.Channel > 1 {
+		fmt.Fprintf(os.Stderr, "loadbot: -channel %v: a fraction from 0 to 1\n", cfg.Channel)
+		return 2
+	}
+	if per10 := cfg.Channel * float64(10*time.Second) / float64(cfg.Every); per10 > gossipRate {
+		fmt.Fprintf(os.Stderr, "loadbot: -channel %v every %v is %.1f gossip lines in 10 s a bot, past the channel's %d: expect refusals\n",
+			cfg.Channel, cfg.Every, per10, gossipRate)
 	}
 	sc, ok := scenarioByName(*scenario)
 	if !ok {

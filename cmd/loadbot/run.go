@@ -39,6 +39,12 @@ type Config struct {
 	// hears another's say in the window records how long it took to reach
 	// it (Summary.Heard).
 	Hear bool
+	// Channel is the fraction (0 to 1) of a bot's commands sent as a
+	// stamped line on the gossip channel instead of the one picked; every
+	// bot that reads another's gossip line in the window records how long
+	// it took (Summary.ChannelHeard). The starter world lets a player say
+	// 5 lines in 10 s on it: past that, the answers are refusals.
+	Channel float64
 	// InOrder: each round types every command in order (Scenario.InOrder).
 	InOrder bool
 	// Series: command line -> series name (Scenario.Series).
@@ -160,6 +166,7 @@ type run struct {
 
 	rtt      histogram    // round trips of commands sent in the window
 	heard    histogram    // with Hear: from a say sent in the window to each other bot reading it
+	heardCh  histogram    // with Channel: from a gossip line sent in the window to each other bot reading it
 	loggedIn atomic.Int32 // bots logged in so far
 	path     []cmdSpec    // Path, ready to send; shared read-only
 	series   []*series    // by name; shared, counted atomically
@@ -179,6 +186,7 @@ type cmdSpec struct {
 	markers [][]byte // see Command.Markers
 	series  *series  // counted on its own too; nil for most
 	say     bool     // a say: stamped with Config.Hear
+	channel bool     // a gossip line (Config.Channel): always stamped
 }
 
 func newSpec(c Command) cmdSpec {
@@ -378,16 +386,18 @@ waitLogins:
 // summarize merges the bots' counters. Every bot goroutine has returned.
 func (r *run) summarize(bots []*bot, measured time.Duration) *Summary {
 	s := &Summary{
-		Addr:      r.cfg.Addr,
-		Scenario:  r.cfg.Scenario,
-		SSH:       r.key != nil,
-		Bots:      r.cfg.Bots,
-		Every:     r.cfg.Every,
-		Measured:  measured,
-		Attempted: len(bots),
-		RoundTrip: r.rtt.latency(),
-		Hear:      r.cfg.Hear,
-		Heard:     r.heard.latency(),
+		Addr:         r.cfg.Addr,
+		Scenario:     r.cfg.Scenario,
+		SSH:          r.key != nil,
+		Bots:         r.cfg.Bots,
+		Every:        r.cfg.Every,
+		Measured:     measured,
+		Attempted:    len(bots),
+		RoundTrip:    r.rtt.latency(),
+		Hear:         r.cfg.Hear,
+		Heard:        r.heard.latency(),
+		Channel:      r.cfg.Channel,
+		ChannelHeard: r.heardCh.latency(),
 	}
 	tally := failureTally{}
 	logins := make([]time.Duration, 0, len(bots))

@@ -170,18 +170,20 @@ type Summary struct {
 	Login         Latency // dial to first prompt, bots that logged in
 	Failures      []FailureReason
 
-	Sent        int64 // commands sent in the window
-	Answered    int64 // of those, answered by a prompt
-	Timeouts    int64 // of those, no prompt within the reply timeout
-	Lost        int64 // of those, the connection dropped first
-	Skipped     int64 // send times passed while the previous command was unanswered
-	PerSec      float64
-	TargetRate  float64 // commands per second the logged-in bots aim at
-	RoundTrip   Latency
-	Hear        bool    // says were stamped (Config.Hear)
-	Heard       Latency // from a say sent to each other bot reading it
-	Unsolicited int64   // prompts in the window that answered no command
-	Disconnects int     // connections the server dropped after login
+	Sent         int64 // commands sent in the window
+	Answered     int64 // of those, answered by a prompt
+	Timeouts     int64 // of those, no prompt within the reply timeout
+	Lost         int64 // of those, the connection dropped first
+	Skipped      int64 // send times passed while the previous command was unanswered
+	PerSec       float64
+	TargetRate   float64 // commands per second the logged-in bots aim at
+	RoundTrip    Latency
+	Hear         bool    // says were stamped (Config.Hear)
+	Heard        Latency // from a say sent to each other bot reading it
+	Channel      float64 // fraction of commands sent on gossip (Config.Channel)
+	ChannelHeard Latency // from a gossip line sent to each other bot reading it
+	Unsolicited  int64   // prompts in the window that answered no command
+	Disconnects  int     // connections the server dropped after login
 
 	Walked    int64 // steps the bots walked away from the start room before the window
 	ByKey     int   // SSH: bots the key logged in
@@ -260,6 +262,10 @@ func (s *Summary) Text() string {
 	if s.Hear {
 		fmt.Fprintf(&b, "heard: %d says read by others, p50 %s p90 %s p99 %s max %s\n",
 			s.Heard.Count, ms(s.Heard.P50), ms(s.Heard.P90), ms(s.Heard.P99), ms(s.Heard.Max))
+	}
+	if s.Channel > 0 {
+		fmt.Fprintf(&b, "channel: %.0f%% of commands on gossip; %d gossip lines read by others, p50 %s p90 %s p99 %s max %s\n",
+			100*s.Channel, s.ChannelHeard.Count, ms(s.ChannelHeard.P50), ms(s.ChannelHeard.P90), ms(s.ChannelHeard.P99), ms(s.ChannelHeard.Max))
 	}
 	for _, sr := range s.Series {
 		fmt.Fprintf(&b, "%s: %d answered, p50 %s p90 %s p99 %s max %s; %d refused\n",
@@ -438,6 +444,11 @@ func (s *Summary) JSON() ([]byte, error) {
 		h := s.Heard.json()
 		heard = &h
 	}
+	var heardCh *jsonLatency
+	if s.Channel > 0 {
+		h := s.ChannelHeard.json()
+		heardCh = &h
+	}
 	return json.Marshal(struct {
 		Addr          string       `json:"addr"`
 		Scenario      string       `json:"scenario"`
@@ -461,6 +472,8 @@ func (s *Summary) JSON() ([]byte, error) {
 		TargetRate    float64      `json:"target_per_sec"`
 		RoundTrip     jsonLatency  `json:"round_trip"`
 		Heard         *jsonLatency `json:"heard,omitempty"`
+		Channel       float64      `json:"channel,omitempty"`
+		ChannelHeard  *jsonLatency `json:"channel_heard,omitempty"`
 		Unsolicited   int64        `json:"unsolicited_prompts"`
 		Disconnects   int          `json:"disconnects"`
 		Walked        int64        `json:"walked"`
@@ -475,7 +488,7 @@ func (s *Summary) JSON() ([]byte, error) {
 	}{
 		s.Addr, s.Scenario, s.SSH, s.Bots, float64(s.Every) / float64(time.Millisecond), s.Measured.Seconds(),
 		s.Attempted, s.Connected, s.ConnFailures, s.LoginFailures, s.LoggedIn, s.Login.json(), reasons,
-		s.Sent, s.Answered, s.Timeouts, s.Lost, s.Skipped, s.PerSec, s.TargetRate, s.RoundTrip.json(), heard,
+		s.Sent, s.Answered, s.Timeouts, s.Lost, s.Skipped, s.PerSec, s.TargetRate, s.RoundTrip.json(), heard, s.Channel, heardCh,
 		s.Unsolicited, s.Disconnects, s.Walked, s.ByKey, s.KeysAdded, s.Quits, s.NoFarewell, s.Farewell.json(), sers, dis, srv,
 	})
 }

@@ -186,6 +186,10 @@ type stream struct {
 	// lines are collected in heard (the caller takes them after a feed).
 	hear  bool
 	heard []int64
+	// Channel lines: with own set (this bot's "[Gossip] Name: "), the
+	// stamps of other bots' gossip lines go in heardCh.
+	own     []byte
+	heardCh []int64
 }
 
 // maxMarker bounds an answer marker's length.
@@ -236,7 +240,7 @@ func (s *stream) onText(p []byte) {
 	if s.armed && !s.matched {
 		s.scan(p)
 	}
-	if s.trackExits || s.hear {
+	if s.trackExits || s.hear || s.own != nil {
 		s.lines(p)
 	}
 	if s.keep {
@@ -331,6 +335,12 @@ func (s *stream) endLine() {
 			return
 		}
 	}
+	if s.own != nil {
+		if t, ok := channelStampIn(s.line, s.own); ok {
+			s.heardCh = append(s.heardCh, t)
+			return
+		}
+	}
 	if !s.trackExits {
 		return
 	}
@@ -372,6 +382,31 @@ func stampIn(line []byte) (int64, bool) {
 		return 0, false
 	}
 	rest := line[i:]
+	j := bytes.LastIndex(rest, []byte(stampMark))
+	if j < 0 {
+		return 0, false
+	}
+	k := bytes.LastIndex(rest[:j], []byte(stampMark))
+	if k < 0 {
+		return 0, false
+	}
+	t, err := strconv.ParseInt(string(rest[k+len(stampMark):j]), 10, 64)
+	return t, err == nil && t > 0
+}
+
+// channelStampIn finds the stamp of another bot's gossip line
+// ("[Gossip] Botab: hello zz12345zz"); one that starts with own, the
+// bot's own line, is not one.
+func channelStampIn(line, own []byte) (int64, bool) {
+	i := bytes.Index(line, []byte(gossipTag))
+	if i < 0 || bytes.HasPrefix(line[i:], own) {
+		return 0, false
+	}
+	return lastStamp(line[i:])
+}
+
+// lastStamp is the stamp at the end of rest.
+func lastStamp(rest []byte) (int64, bool) {
 	j := bytes.LastIndex(rest, []byte(stampMark))
 	if j < 0 {
 		return 0, false
