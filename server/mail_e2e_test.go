@@ -27,6 +27,7 @@ func TestMail_SentReadAfterLoginDeleted(t *testing.T) {
 	a.DoExpect("mail zed", "There is no player called Zed.")
 	a.DoExpect("say still a command", "You say, 'still a command'")
 	a.DoExpect("mail 12", "There is no player by that name.")
+	a.DoExpect("mail bran Hello there", "Just the name: mail bran.")
 	a.DoExpect("mail bran", "You write a letter to Bran.")
 	a.DoExpect("The inn", "Now the body")
 	// Every line is the letter's: no ; chain, no command, no alias.

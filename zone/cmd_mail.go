@@ -60,8 +60,12 @@ func (z *Zone) cmdMail(c *Char, args string) {
 		}
 		return
 	}
-	if rest != "" || !validPlayerName(word) {
+	if !validPlayerName(word) {
 		z.sendLine(c, "There is no player by that name. (mail <player> writes a letter.)")
+		return
+	}
+	if rest != "" {
+		z.sendLine(c, "Just the name: mail "+strings.ToLower(word)+". The subject comes on the next line.")
 		return
 	}
 	to := normalName(word)
