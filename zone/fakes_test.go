@@ -295,8 +295,8 @@ func (fakeComm) History(channel string, n int, done func([]HistoryLine, error)) 
 }
 func (fakeComm) KeepTell(from, to, text string, done func(string)) { done("No one by that name.") }
 func (fakeComm) Arrived(string)                                    {}
-func (fakeComm) MailTo(to string, done func(error))                 { done(mail.ErrNoSuchPlayer) }
-func (fakeComm) SendLetter(l mail.Letter, done func(string))        { done("No one by that name.") }
+func (fakeComm) MailTo(to string, done func(error))                { done(mail.ErrNoSuchPlayer) }
+func (fakeComm) SendLetter(l mail.Letter, done func(string))       { done("No one by that name.") }
 func (fakeComm) Letters(name string, done func([]mail.Letter, error)) {
 	done(nil, nil)
 }
