@@ -208,6 +208,7 @@ func TestCopyover_TwoProcessesRebootAndCrash(t *testing.T) {
 
 	// In game: the admin's countdown asks the holder.
 	ada.DoExpect("reboot 1", "The world will reboot in 1 second")
+	ada.Expect("You stay connected")
 	third := waitNewGame(t, dir, second, p)
 	ada.DoExpect("look", "Market Row")
 	bob.DoExpect("look", "Market Row")

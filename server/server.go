@@ -197,6 +197,7 @@ func Start(cfg *config.Config, opt Options) (srv *Server, err error) {
 	wcfg.Instance = cfg.Instance
 	wcfg.BackupDir = backups
 	wcfg.BackupEvery, wcfg.BackupKeep = cfg.Store.BackupInterval(), cfg.Store.BackupKeep
+	wcfg.Copyover = opt.Copyover != nil
 	if areas.Dir != "" {
 		wcfg.Areas, wcfg.AreasDir, wcfg.Files = areas.FS, areas.Dir, files
 	}

@@ -157,7 +157,10 @@ func (c *countdown) running() chan struct{} {
 func (w *World) countDown(ctx context.Context, cancel <-chan struct{}, end time.Time, what, why string, reboot bool) {
 	tell := func(left time.Duration) {
 		line := fmt.Sprintf("{R}The world will %s in %s%s{x}", what, roundSecs(left), why)
-		if reboot {
+		switch {
+		case reboot && w.cfg.Copyover:
+			line += "\n{R}You stay connected, and will be back where you stand a few seconds later.{x}"
+		case reboot:
 			line += "\n{R}It will be back a few seconds later; your character is saved.{x}"
 		}
 		for _, z := range w.Zones() {

@@ -36,6 +36,9 @@ type Config struct {
 	// from [store].
 	BackupEvery time.Duration `toml:"-"`
 	BackupKeep  int           `toml:"-"`
+	// Copyover says a copyover holder keeps the connections through a
+	// reboot (the wiring sets it): the countdown tells players they stay.
+	Copyover bool `toml:"-"`
 	// Lua is the [lua] section, set by the wiring.
 	Lua script.Config `toml:"-"`
 	// Directory, if set, is the directory the world hosts zones through;
