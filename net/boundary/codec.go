@@ -145,6 +145,23 @@ func (w *Writer) Flush() error {
 	return err
 }
 
+// Take returns the queued bytes and forgets them, for a caller that writes
+// them itself outside the lock that guards the Writer (so that queueing a
+// frame never waits on the socket); Reuse hands the slice back after.
+func (w *Writer) Take() []byte {
+	b := w.buf
+	w.buf = nil
+	return b
+}
+
+// Reuse gives the Writer b's storage for its next frames, if it has none
+// yet and b is not too big to keep.
+func (w *Writer) Reuse(b []byte) {
+	if w.buf == nil && cap(b) <= 256<<10 {
+		w.buf = b[:0]
+	}
+}
+
 // WriteFlush writes f and flushes.
 func (w *Writer) WriteFlush(f Frame) error {
 	if err := w.Write(f); err != nil {

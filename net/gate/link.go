@@ -41,8 +41,16 @@ type gameLink struct {
 	g   *Gate
 	c   net.Conn
 	r   *boundary.Reader
-	wmu sync.Mutex // guards w and the writes on c
+	wmu sync.Mutex // guards w: the frames queued for the holder
 	w   *boundary.Writer
+	// fmu orders the writes on c: a flush takes what is queued under wmu
+	// and writes it holding fmu only, so a session queueing its output
+	// never waits on the socket. The flusher goroutine writes what
+	// sessions queue (kick wakes it); frames that must be out before the
+	// caller goes on (State, Detached, Bye) are flushed by the caller.
+	fmu  sync.Mutex
+	kick chan struct{}
+	done chan struct{} // closed when the link ends
 
 	mu    sync.Mutex
 	conns map[uint64]*linkConn // guarded by mu: by the holder's session id
@@ -53,7 +61,8 @@ type gameLink struct {
 // ends: the holder closes it, a frame does not decode, or a Swap has let
 // every session go (swapped is then true). It closes c.
 func (g *Gate) ServeLink(c net.Conn, build string) (swapped bool, err error) {
-	l := &gameLink{g: g, c: c, r: boundary.NewReader(c), w: boundary.NewWriter(c), conns: map[uint64]*linkConn{}}
+	l := &gameLink{g: g, c: c, r: boundary.NewReader(c), w: boundary.NewWriter(c), conns: map[uint64]*linkConn{},
+		kick: make(chan struct{}, 1), done: make(chan struct{})}
 	defer l.end()
 	_ = c.SetDeadline(time.Now().Add(10 * time.Second))
 	v, hb, err := boundary.Answer(l.r, l.w, build)
@@ -61,6 +70,7 @@ func (g *Gate) ServeLink(c net.Conn, build string) (swapped bool, err error) {
 		return false, fmt.Errorf("gate: link handshake: %w", err)
 	}
 	_ = c.SetDeadline(time.Time{})
+	g.gr.GoWith(flusherLabels, l.flusher)
 	g.log.Info("gate: a holder linked", logev.ID(2401), "version", v, "holder", hb)
 	for {
 		f, err := l.r.Read()
@@ -192,22 +202,72 @@ func linkAddr(s string) net.Addr {
 	return &net.TCPAddr{}
 }
 
-// send writes frames to the holder in one write. A write that fails ends
-// the link.
+// send writes frames to the holder, after everything queued before them,
+// and returns once they are written. A write that fails ends the link.
 func (l *gameLink) send(fs ...boundary.Frame) bool {
 	l.wmu.Lock()
-	defer l.wmu.Unlock()
 	for _, f := range fs {
 		if err := l.w.Write(f); err != nil {
 			l.g.log.Warn("gate: a link frame was refused", logev.ID(2403), "err", err)
 		}
 	}
-	_ = l.c.SetWriteDeadline(time.Now().Add(swapWait))
-	if err := l.w.Flush(); err != nil {
-		_ = l.c.Close()
-		return false
+	l.wmu.Unlock()
+	return l.flush() == nil
+}
+
+// maxLinkQueued bounds the bytes queued for the holder: past it a session
+// writes its own burst out rather than queue more (the holder is slow).
+const maxLinkQueued = 4 << 20
+
+var flusherLabels = run.NewLabels("gate", "link-flusher")
+
+// flusher writes what sessions queued, each time one kicks it, until the
+// link ends.
+func (l *gameLink) flusher() {
+	for {
+		select {
+		case <-l.kick:
+		case <-l.done:
+			return
+		}
+		if l.flush() != nil {
+			return
+		}
 	}
-	return true
+}
+
+// flush writes everything queued so far, in order with every other flush.
+func (l *gameLink) flush() error {
+	l.fmu.Lock()
+	defer l.fmu.Unlock()
+	l.wmu.Lock()
+	b := l.w.Take()
+	l.wmu.Unlock()
+	if len(b) == 0 {
+		return nil
+	}
+	_ = l.c.SetWriteDeadline(time.Now().Add(swapWait))
+	_, err := l.c.Write(b)
+	l.wmu.Lock()
+	l.w.Reuse(b)
+	l.wmu.Unlock()
+	if err != nil {
+		_ = l.c.Close()
+	}
+	return err
+}
+
+// queued wakes the flusher for what was just queued; a queue past its
+// bound is written by the caller.
+func (l *gameLink) queued(n int) error {
+	if n > maxLinkQueued {
+		return l.flush()
+	}
+	select {
+	case l.kick <- struct{}{}:
+	default: // awake already: it takes this too
+	}
+	return nil
 }
 
 // swap lets every session go for a restart: each reader takes what
@@ -293,7 +353,9 @@ func waitFor(ctx context.Context, done func() bool) {
 // end closes the link and every session on it: their readers see the
 // connection gone.
 func (l *gameLink) end() {
+	_ = l.flush() // the frames queued last (a Close) go out, if they can
 	_ = l.c.Close()
+	close(l.done)
 	l.mu.Lock()
 	l.gone = true
 	conns := slices.Collect(maps.Values(l.conns))
@@ -537,17 +599,19 @@ func (c *linkConn) flush() error {
 	detached := c.detached
 	c.mu.Unlock()
 	var err error
+	n := 0
 	if !detached {
-		if err = c.l.w.Write(&boundary.Output{Session: c.id, Ops: ops}); err == nil {
-			_ = c.l.c.SetWriteDeadline(time.Now().Add(swapWait))
-			err = c.l.w.Flush()
-		}
+		err = c.l.w.Write(&boundary.Output{Session: c.id, Ops: ops})
+		n = c.l.w.Buffered()
 	}
 	c.l.wmu.Unlock()
-	if err != nil && !errors.Is(err, boundary.ErrTooBig) {
-		_ = c.l.c.Close()
+	if err != nil {
+		return err // too big: this burst is refused, the link goes on
 	}
-	return err
+	if !detached {
+		return c.l.queued(n)
+	}
+	return nil
 }
 
 func (c *linkConn) setWriteDeadline(time.Time) error { return nil }
@@ -559,17 +623,16 @@ func (c *linkConn) close() error {
 	c.mu.Lock()
 	detached := c.detached
 	c.lost = true
+	c.detached = true
 	c.mu.Unlock()
-	if !detached {
-		c.mu.Lock()
-		c.detached = true
-		c.mu.Unlock()
-		if err := c.l.w.Write(&boundary.Close{Session: c.id}); err == nil {
-			_ = c.l.c.SetWriteDeadline(time.Now().Add(swapWait))
-			_ = c.l.w.Flush()
-		}
+	n := -1
+	if !detached && c.l.w.Write(&boundary.Close{Session: c.id}) == nil {
+		n = c.l.w.Buffered()
 	}
 	c.l.wmu.Unlock()
+	if n >= 0 {
+		_ = c.l.queued(n)
+	}
 	c.poke()
 	c.l.forget(c)
 	return nil
