@@ -77,15 +77,22 @@ func TestMail_SentReadAfterLoginDeleted(t *testing.T) {
 	}
 }
 
-// A player in the world is told at once when a letter comes. A box holds
-// 50 letters: the 51st is refused, before and at its sending, and the 50
-// are all kept; a deleted letter makes room again.
+// A player in the world is told at once when a letter comes, in another
+// zone than its writer's. A box holds 50 letters: the 51st is refused,
+// before and at its sending, and the 50 are all kept; a deleted letter
+// makes room again.
 func TestMail_RecipientToldAndBoxBound(t *testing.T) {
 	srv := servertest.Start(t, nil)
 	a := servertest.Dial(t, srv.TelnetAddr())
 	a.Create("Aria", "secret-a")
 	b := servertest.Dial(t, srv.TelnetAddr())
 	b.Create("Bran", "secret-b")
+	b.DoExpect("east", "Cinder Lane")
+	b.DoExpect("east", "Exits:")
+	b.DoExpect("east", "Ridge Road")
+	if za, zb := srv.World().Where("Aria"), srv.World().Where("Bran"); za == nil || zb == nil || za.ID() != "emberfall" || zb.ID() != "ashridge" {
+		t.Fatalf("Aria held by %v, Bran by %v: want emberfall and ashridge", za, zb)
+	}
 	for i := 1; i <= mail.BoxSize; i++ {
 		a.Skip()
 		// The lines wait their turn behind each answer.
