@@ -117,6 +117,7 @@ func TestCopyover_TwoProcessesRebootAndCrash(t *testing.T) {
 	}
 	dir := t.TempDir()
 	cfgPath, telnet := copyoverConfig(t, dir, "[world]\nadmins = [\"Ada\"]\n")
+	adminCreate(t, cfgPath, "Ada", "secret-ada")
 	p := startProc(t, cfgPath, telnet)
 	first := gamePID(t, dir)
 	if first == p.cmd.Process.Pid {
@@ -129,7 +130,7 @@ func TestCopyover_TwoProcessesRebootAndCrash(t *testing.T) {
 	}
 
 	ada := servertest.Dial(t, telnet)
-	ada.Create("Ada", "secret-ada")
+	ada.Login("Ada", "secret-ada")
 	ada.DoExpect("west", "Market Row")
 	bob := servertest.Dial(t, telnet)
 	bob.Create("Bob", "secret-bob")

@@ -518,9 +518,10 @@ func TestPersist_BadRecordRefusesStartOrOnlyThatLogin(t *testing.T) {
 func TestCrash_KillNineInsideACopyLandsAtTheDoor(t *testing.T) {
 	dir := t.TempDir()
 	cfg, telnet := writeConfig(t, dir, "[world]\nadmins = [\"Delve\"]\n[zone]\ncheckpoint_secs = 1\n")
+	adminCreate(t, cfg, "Delve", "delve-pass")
 	p := startProc(t, cfg, telnet)
 	a := servertest.Dial(t, telnet)
-	a.Create("Delve", "delve-pass")
+	a.Login("Delve", "delve-pass")
 	a.DoExpect("goto whisperwood:room:barrow_mound", "The Barrow of Thane Berrick")
 	a.DoExpect("down", "The Crumbling Stair")
 	a.DoExpect("north", "Exits:")

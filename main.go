@@ -6,6 +6,7 @@
 //	zonemud backup [-config FILE] OUT write a consistent copy of the database
 //	zonemud restore [-config FILE] BACKUP  put a checked backup in place
 //	zonemud init [DIR]                write config.toml and the starter areas
+//	zonemud admin create NAME         make the world's first admin (server stopped)
 //	zonemud genworld [-rooms N] DIR   write a large generated world of plain rooms
 //	zonemud import circle SRC OUT     convert a CircleMUD/tbaMUD world into areas
 //	zonemud reboot [-config FILE]     ask a copyover holder to reboot the game
@@ -69,6 +70,7 @@ var commands = []struct{ name, args, what string }{
 	{"backup", "OUT", "write a consistent copy of the database to OUT"},
 	{"restore", "FILE", "check a backup and put it in place of the database (server stopped)"},
 	{"init", "[DIR]", "write config.toml and the starter areas into DIR (default .)"},
+	{"admin", "create NAME", "make a character that is an admin, the first one (server stopped; zonemud admin -h)"},
 	{"genworld", "DIR", "write a large generated world into DIR (zonemud genworld -h)"},
 	{"import", "circle SRC OUT", "convert a CircleMUD/tbaMUD world into areas in OUT (zonemud import -h)"},
 	{"health", "", "ask the running server's admin address for /healthz; exit 0 if it answers 200"},
@@ -125,6 +127,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return genWorld(args, stdout, stderr)
 	case "import":
 		return importWorld(args, stdout, stderr)
+	case "admin":
+		return adminCmd(args, stdout, stderr)
 	}
 	fset := flag.NewFlagSet("zonemud", flag.ContinueOnError)
 	fset.SetOutput(stderr)
@@ -583,5 +587,6 @@ func initDir(args []string, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintf(stdout, "wrote %s and %s; start the server, from any folder, with:\n  zonemud -config %s\n", cfgOut, areasOut, abs)
 	fmt.Fprintln(stdout, "there is no database yet: the first start makes a new, empty one in data_dir and says so in its log")
+	fmt.Fprintf(stdout, "to be the world's admin, first make your character with:\n  zonemud -config %s admin create YOURNAME\n", abs)
 	return 0
 }

@@ -401,9 +401,10 @@ func TestMain_GenWorldTreeCheckAccepts(t *testing.T) {
 func TestMain_LiveBackup(t *testing.T) {
 	dir := t.TempDir()
 	cfg, telnet := writeConfig(t, dir, "[world]\nadmins = [\"Warden\"]\n")
+	adminCreate(t, cfg, "Warden", "ward-pass")
 	startProc(t, cfg, telnet)
 	a := servertest.Dial(t, telnet)
-	a.Create("Warden", "ward-pass")
+	a.Login("Warden", "ward-pass")
 	b := servertest.Dial(t, telnet)
 	b.Create("Mortal", "mort-pass")
 	a.DoExpect("west", "Market Row")

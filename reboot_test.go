@@ -19,9 +19,10 @@ func TestMain_RebootStartsAgainShutdownStops(t *testing.T) {
 	}
 	dir := t.TempDir()
 	cfg, telnet := writeConfig(t, dir, "[world]\nadmins = [\"Ada\"]\n")
+	adminCreate(t, cfg, "Ada", "secret-ada")
 	p := startProc(t, cfg, telnet)
 	ada := servertest.Dial(t, telnet)
-	ada.Create("Ada", "secret-ada")
+	ada.Login("Ada", "secret-ada")
 	ada.DoExpect("west", "Market Row")
 	ada.DoExpect("reboot 1 fresh areas", "The world will reboot in 1 second")
 	ada.Expect("It will be back a few seconds later")

@@ -14,9 +14,10 @@ import (
 func TestAdmin_NoTransferIntoAnInstanceCopy(t *testing.T) {
 	cfg := servertest.Config(t)
 	cfg.World.Admins = []string{"Ada"}
+	servertest.Admin(t, cfg, "Ada", "secret-ada")
 	srv := servertest.Start(t, cfg)
 	ada := servertest.Dial(t, srv.TelnetAddr())
-	ada.Create("Ada", "secret-ada")
+	ada.Login("Ada", "secret-ada")
 	bob := servertest.Dial(t, srv.TelnetAddr())
 	bob.Create("Bob", "secret-bob")
 	copyZone, err := srv.World().Host(context.Background(), world.HostSpec{Template: "sunken_crypt", Instance: true})
@@ -42,9 +43,10 @@ func TestAdmin_NoTransferIntoAnInstanceCopy(t *testing.T) {
 func TestBuilder_GotoOnlyIntoTheirZones(t *testing.T) {
 	cfg := servertest.Config(t)
 	cfg.World.Admins = []string{"Ada"}
+	servertest.Admin(t, cfg, "Ada", "secret-ada")
 	srv := servertest.Start(t, cfg)
 	ada := servertest.Dial(t, srv.TelnetAddr())
-	ada.Create("Ada", "secret-ada")
+	ada.Login("Ada", "secret-ada")
 	bob := servertest.Dial(t, srv.TelnetAddr())
 	bob.Create("Bob", "secret-bob")
 	ada.DoExpect("grant bob builder ashridge", "Bob is now a builder of ashridge.")

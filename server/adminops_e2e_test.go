@@ -77,6 +77,9 @@ func waitLog(t *testing.T, buf *lockedBuffer, want ...string) {
 func adminConfig(t *testing.T, admins ...string) *config.Config {
 	cfg := servertest.Config(t)
 	cfg.World.Admins = admins
+	for _, a := range admins {
+		servertest.Admin(t, cfg, a, "secret-"+strings.ToLower(a))
+	}
 	return cfg
 }
 
@@ -86,7 +89,7 @@ func adminConfig(t *testing.T, admins ...string) *config.Config {
 func TestAdmin_ShutdownCountdownCancelReboot(t *testing.T) {
 	srv, logs := startLogged(t, adminConfig(t, "Ada"))
 	ada := servertest.Dial(t, srv.TelnetAddr())
-	ada.Create("Ada", "secret-ada")
+	ada.Login("Ada", "secret-ada")
 	bob := servertest.Dial(t, srv.TelnetAddr())
 	bob.Create("Bob", "secret-bob")
 
@@ -138,7 +141,7 @@ func TestAdmin_ShutdownCountdownCancelReboot(t *testing.T) {
 func TestAdmin_WallGotoTransfer(t *testing.T) {
 	srv, logs := startLogged(t, adminConfig(t, "Ada"))
 	ada := servertest.Dial(t, srv.TelnetAddr())
-	ada.Create("Ada", "secret-ada")
+	ada.Login("Ada", "secret-ada")
 	bob := servertest.Dial(t, srv.TelnetAddr())
 	bob.Create("Bob", "secret-bob")
 
@@ -171,7 +174,7 @@ func TestAdmin_WallGotoTransfer(t *testing.T) {
 func TestAdmin_StatAndSessions(t *testing.T) {
 	srv, logs := startLogged(t, adminConfig(t, "Ada"))
 	ada := servertest.Dial(t, srv.TelnetAddr())
-	ada.Create("Ada", "secret-ada")
+	ada.Login("Ada", "secret-ada")
 	bob := servertest.Dial(t, srv.TelnetAddr())
 	bob.Create("Bob", "secret-bob")
 	bob.Do("brief")
@@ -216,7 +219,7 @@ func TestAdmin_BanByAddressHoldsAcrossRestart(t *testing.T) {
 	cfg := adminConfig(t, "Ada")
 	srv, logs := startLogged(t, cfg)
 	ada := servertest.Dial(t, srv.TelnetAddr())
-	ada.Create("Ada", "secret-ada")
+	ada.Login("Ada", "secret-ada")
 	bob, err := dialFrom(t, "127.0.0.2", srv.TelnetAddr())
 	if err != nil {
 		t.Skipf("this machine cannot dial from 127.0.0.2: %v", err)
@@ -285,7 +288,7 @@ func TestAdmin_BanByAddressHoldsAcrossRestart(t *testing.T) {
 func TestAdmin_BanListsOneBanALine(t *testing.T) {
 	srv, _ := startLogged(t, adminConfig(t, "Ada"))
 	ada := servertest.Dial(t, srv.TelnetAddr())
-	ada.Create("Ada", "secret-ada")
+	ada.Login("Ada", "secret-ada")
 	ada.DoExpect("ban 203.0.113.0/24 7d bots from the market", "Banned 203.0.113.0/24 until")
 	ada.DoExpect("ban cleo spam", "Banned Cleo for ever")
 	ada.DoExpect("ban", "2 bans:")
@@ -307,9 +310,9 @@ func TestAdmin_BanListsOneBanALine(t *testing.T) {
 func TestAdmin_SnoopTellsAndRefusesALoop(t *testing.T) {
 	srv, logs := startLogged(t, adminConfig(t, "Ada", "Cy"))
 	ada := servertest.Dial(t, srv.TelnetAddr())
-	ada.Create("Ada", "secret-ada")
+	ada.Login("Ada", "secret-ada")
 	cy := servertest.Dial(t, srv.TelnetAddr())
-	cy.Create("Cy", "secret-cy")
+	cy.Login("Cy", "secret-cy")
 	bob := servertest.Dial(t, srv.TelnetAddr())
 	bob.Create("Bob", "secret-bob")
 
@@ -339,7 +342,7 @@ func TestAdmin_SnoopTellsAndRefusesALoop(t *testing.T) {
 func TestAdmin_FreezeLogForceSave(t *testing.T) {
 	srv, logs := startLogged(t, adminConfig(t, "Ada"))
 	ada := servertest.Dial(t, srv.TelnetAddr())
-	ada.Create("Ada", "secret-ada")
+	ada.Login("Ada", "secret-ada")
 	bob := servertest.Dial(t, srv.TelnetAddr())
 	bob.Create("Bob", "secret-bob")
 
@@ -375,7 +378,7 @@ func TestAdmin_BanReachesALoginInProgress(t *testing.T) {
 	bob.Create("Bob", "secret-bob")
 	bob.Quit()
 	ada := servertest.Dial(t, srv.TelnetAddr())
-	ada.Create("Ada", "secret-ada")
+	ada.Login("Ada", "secret-ada")
 
 	bob = servertest.Dial(t, srv.TelnetAddr())
 	bob.Expect("name")

@@ -52,9 +52,10 @@ func TestAnswers_AsyncCommandsAnswerBeforeThePrompt(t *testing.T) {
 	cfg := servertest.Config(t)
 	cfg.Server.AreasDir = quietAreas(t)
 	cfg.World.Admins = []string{"Ada"}
+	servertest.Admin(t, cfg, "Ada", "secret-ada")
 	srv := servertest.Start(t, cfg)
 	ada := servertest.Dial(t, srv.TelnetAddr())
-	ada.Create("Ada", "secret-ada")
+	ada.Login("Ada", "secret-ada")
 	bob := servertest.Dial(t, srv.TelnetAddr())
 	bob.Create("Bob", "secret-bob")
 	ada.Expect("Bob has entered the world.")
@@ -130,9 +131,10 @@ func TestAnswers_LinesTypedMeanwhileWaitTheirTurn(t *testing.T) {
 	cfg := servertest.Config(t)
 	cfg.Server.AreasDir = quietAreas(t)
 	cfg.World.Admins = []string{"Ada"}
+	servertest.Admin(t, cfg, "Ada", "secret-ada")
 	srv := servertest.Start(t, cfg)
 	ada := servertest.Dial(t, srv.TelnetAddr())
-	ada.Create("Ada", "secret-ada")
+	ada.Login("Ada", "secret-ada")
 	ada.Skip()
 	start := len(ada.Raw())
 	ada.Send("backup")

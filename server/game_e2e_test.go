@@ -48,6 +48,9 @@ func gameServer(t *testing.T, admins ...string) (*servertest.Client, string) {
 		return data
 	})
 	cfg.World.Admins = admins
+	for _, a := range admins {
+		servertest.Admin(t, cfg, a, strings.ToLower(a)+"-pass")
+	}
 	srv := servertest.Start(t, cfg)
 	return servertest.Dial(t, srv.TelnetAddr()), srv.TelnetAddr()
 }
@@ -163,7 +166,7 @@ func TestGame_AggressiveMobAndDeath(t *testing.T) {
 // player fights; the admin advances to learn entangle.
 func TestGame_RootPreventsMovementUntilItExpires(t *testing.T) {
 	a, addr := gameServer(t, "Druid")
-	a.Create("Druid", "druid-pass")
+	a.Login("Druid", "druid-pass")
 	b := servertest.Dial(t, addr)
 	b.Create("Target", "target-pass")
 	a.DoExpect("advance self 3", "Druid is now level 3")

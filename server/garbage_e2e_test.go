@@ -18,9 +18,10 @@ func TestCommands_GarbageArgumentsAreRefusedNotFatal(t *testing.T) {
 	cfg := servertest.Config(t)
 	cfg.Server.AreasDir = quietAreas(t)
 	cfg.World.Admins = []string{"Ada"}
+	servertest.Admin(t, cfg, "Ada", "secret-ada")
 	srv := servertest.Start(t, cfg)
 	ada := servertest.Dial(t, srv.TelnetAddr())
-	ada.Create("Ada", "secret-ada")
+	ada.Login("Ada", "secret-ada")
 	bob := servertest.Dial(t, srv.TelnetAddr())
 	bob.Create("Bob", "secret-bob")
 	ada.Expect("Bob has entered the world.")

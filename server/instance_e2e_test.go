@@ -20,6 +20,9 @@ const barrowRef = "whisperwood:room:barrow_mound"
 func instConfig(t *testing.T, admins ...string) *config.Config {
 	cfg := servertest.Config(t)
 	cfg.World.Admins = admins
+	for _, a := range admins {
+		servertest.Admin(t, cfg, a, strings.ToLower(a)+"-pass")
+	}
 	return cfg
 }
 
@@ -27,7 +30,7 @@ func instConfig(t *testing.T, admins ...string) *config.Config {
 func toBarrow(t *testing.T, srv *server.Server, name string) *servertest.Client {
 	t.Helper()
 	c := servertest.Dial(t, srv.TelnetAddr())
-	c.Create(name, strings.ToLower(name)+"-pass")
+	c.Login(name, strings.ToLower(name)+"-pass") // made an admin by instConfig
 	c.DoExpect("goto "+barrowRef, "The Barrow of Thane Berrick")
 	c.Expect("> ")
 	return c

@@ -146,9 +146,10 @@ end
 		return data
 	})
 	cfg.World.Admins = []string{"Hacker"}
+	servertest.Admin(t, cfg, "Hacker", "hack-pass")
 	srv := servertest.Start(t, cfg)
 	h := servertest.Dial(t, srv.TelnetAddr())
-	h.Create("Hacker", "hack-pass")
+	h.Login("Hacker", "hack-pass")
 	o := servertest.Dial(t, srv.TelnetAddr())
 	o.Create("Onlooker", "look-pass")
 	h.DoExpect("east", "Cinder Lane")

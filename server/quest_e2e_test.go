@@ -33,9 +33,10 @@ func killRat(c *servertest.Client) string {
 func TestQuest_AcceptToRewardAcrossRestart(t *testing.T) {
 	cfg := servertest.Config(t)
 	cfg.World.Admins = []string{"Ada"}
+	servertest.Admin(t, cfg, "Ada", "secret-a")
 	srv := servertest.Start(t, cfg)
 	a := servertest.Dial(t, srv.TelnetAddr())
-	a.Create("Ada", "secret-a")
+	a.Login("Ada", "secret-a")
 	a.DoExpect("quest", "You have no quests under way.")
 	out := a.DoExpect("quest list", "quest accept <n> takes one")
 	for _, want := range []string{"Quests offered here:", "1. Rats in the Cellar (level 1)", "2. Wolves on the Road (level 2): after Rats in the Cellar", "The Broken Barrow (level 8): not yet for you"} {
@@ -143,12 +144,15 @@ func withoutCryptGuards(name string, data []byte) []byte {
 func TestQuest_BarrowFinishedInACopyByAParty(t *testing.T) {
 	cfg := servertest.Config(t)
 	cfg.World.Admins = []string{"Ada", "Bob", "Cy"}
+	for _, n := range cfg.World.Admins {
+		servertest.Admin(t, cfg, n, "secret-"+n)
+	}
 	cfg.Server.AreasDir = servertest.CopyAreas(t, withoutCryptGuards)
 	srv := servertest.Start(t, cfg)
 	var cs []*servertest.Client
 	for _, n := range []string{"Ada", "Bob", "Cy"} {
 		c := servertest.Dial(t, srv.TelnetAddr())
-		c.Create(n, "secret-"+n)
+		c.Login(n, "secret-"+n)
 		c.DoExpect("quest accept barrow", "The Broken Barrow is for level 8 and above")
 		c.DoExpect("advance self 20", "is now level 20.")
 		c.DoExpect("quest accept barrow", "You take on The Broken Barrow.")
@@ -195,9 +199,10 @@ func TestQuest_BarrowFinishedInACopyByAParty(t *testing.T) {
 func TestQuest_FetchAndGiveAtTheSmith(t *testing.T) {
 	cfg := servertest.Config(t)
 	cfg.World.Admins = []string{"Ada"}
+	servertest.Admin(t, cfg, "Ada", "secret-a")
 	srv := servertest.Start(t, cfg)
 	a := servertest.Dial(t, srv.TelnetAddr())
-	a.Create("Ada", "secret-a")
+	a.Login("Ada", "secret-a")
 	a.DoExpect("advance self 4", "Ada is now level 4.")
 	a.DoExpect("goto emberfall:room:smithy", "Brannoc the smith")
 	a.DoExpect("quest list", "1. Ember-stone for the Forge (level 4)")
@@ -237,9 +242,10 @@ func TestQuest_FetchAndGiveAtTheSmith(t *testing.T) {
 func TestQuest_ScriptStartsTheBarrow(t *testing.T) {
 	cfg := servertest.Config(t)
 	cfg.World.Admins = []string{"Ada"}
+	servertest.Admin(t, cfg, "Ada", "secret-a")
 	srv := servertest.Start(t, cfg)
 	a := servertest.Dial(t, srv.TelnetAddr(), 201) // agrees to GMCP
-	a.Create("Ada", "secret-a")
+	a.Login("Ada", "secret-a")
 	if err := a.Write(append(append([]byte{255, 250, 201}, `Core.Supports.Set ["Char 1"]`...), 255, 240)); err != nil {
 		t.Fatal(err)
 	}

@@ -31,6 +31,9 @@ func reloadWorld(t *testing.T, admins ...string) (*server.Server, string) {
 	cfg := servertest.Config(t)
 	cfg.Server.AreasDir = servertest.CopyAreas(t, func(_ string, data []byte) []byte { return data })
 	cfg.World.Admins = admins
+	for _, a := range admins {
+		servertest.Admin(t, cfg, a, strings.ToLower(a)+"-pass")
+	}
 	cfg.World.WatchAreas = true
 	return servertest.Start(t, cfg), cfg.Server.AreasDir
 }
@@ -152,7 +155,7 @@ func TestReload_EditorScratchFilesIgnored(t *testing.T) {
 func builderAndPlayer(t *testing.T, srv *server.Server) (builder, player *servertest.Client) {
 	t.Helper()
 	boss := servertest.Dial(t, srv.TelnetAddr())
-	boss.Create("Boss", "boss-pass")
+	boss.Login("Boss", "boss-pass")
 	builder = servertest.Dial(t, srv.TelnetAddr())
 	builder.Create("Maker", "maker-pass")
 	boss.DoExpect("grant maker builder", "Maker is now a builder of every zone.")
@@ -693,7 +696,7 @@ func TestBuild_Commands(t *testing.T) {
 func TestReload_LiveCopyKeepsItsVersionNewCopyGetsTheNew(t *testing.T) {
 	srv, dir := reloadWorld(t, "Ama", "Bex")
 	ama := servertest.Dial(t, srv.TelnetAddr())
-	ama.Create("Ama", "ama-pass")
+	ama.Login("Ama", "ama-pass")
 	ama.DoExpect("goto whisperwood:room:barrow_mound", "Exits:")
 	ama.DoExpect("down", "The Crumbling Stair")
 	first := srv.World().Where("Ama")
@@ -714,7 +717,7 @@ func TestReload_LiveCopyKeepsItsVersionNewCopyGetsTheNew(t *testing.T) {
 	ama.DoExpect("look", "The Crumbling Stair")
 
 	bex := servertest.Dial(t, srv.TelnetAddr())
-	bex.Create("Bex", "bex-pass")
+	bex.Login("Bex", "bex-pass")
 	bex.DoExpect("goto whisperwood:room:barrow_mound", "Exits:")
 	bex.DoExpect("down", "The Mended Stair")
 	second := srv.World().Where("Bex")

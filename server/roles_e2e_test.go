@@ -28,9 +28,10 @@ func TestRoles_CommandsAboveYourRoleSayHuh(t *testing.T) {
 	cfg := servertest.Config(t)
 	cfg.Server.AreasDir = quietAreas(t)
 	cfg.World.Admins = []string{"Ada"}
+	servertest.Admin(t, cfg, "Ada", "secret-ada")
 	srv := servertest.Start(t, cfg)
 	admin := servertest.Dial(t, srv.TelnetAddr())
-	admin.Create("Ada", "secret-ada")
+	admin.Login("Ada", "secret-ada")
 	player := servertest.Dial(t, srv.TelnetAddr())
 	player.Create("Piet", "secret-piet")
 	builder := servertest.Dial(t, srv.TelnetAddr())
@@ -107,9 +108,10 @@ func TestRoles_CommandsAboveYourRoleSayHuh(t *testing.T) {
 func TestRoles_GrantRevokeAndKeep(t *testing.T) {
 	cfg := servertest.Config(t)
 	cfg.World.Admins = []string{"Ada"}
+	servertest.Admin(t, cfg, "Ada", "secret-ada")
 	srv := servertest.Start(t, cfg)
 	admin := servertest.Dial(t, srv.TelnetAddr())
-	admin.Create("Ada", "secret-ada")
+	admin.Login("Ada", "secret-ada")
 	bob := servertest.Dial(t, srv.TelnetAddr())
 	bob.Create("Bob", "secret-bob")
 
@@ -125,7 +127,7 @@ func TestRoles_GrantRevokeAndKeep(t *testing.T) {
 
 	admin.DoExpect("grant bob admin", "Bob is now an admin and a builder of whisperwood.")
 	bob.Expect("You are now an admin.")
-	bob.DoExpect("revoke ada admin", "Ada is an admin through [world] admins in the config file")
+	bob.DoExpect("revoke ada admin", "Ada is named in [world] admins in the config file")
 	bob.DoExpect("grant bob", "Bob is an admin and a builder of whisperwood.")
 	bob.Quit()
 

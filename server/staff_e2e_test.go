@@ -15,11 +15,12 @@ func TestStaff_WizinvisAndHolylight(t *testing.T) {
 	cfg := servertest.Config(t)
 	cfg.Server.AreasDir = quietAreas(t)
 	cfg.World.Admins = []string{"Ada"}
+	servertest.Admin(t, cfg, "Ada", "secret-ada")
 	srv := servertest.Start(t, cfg)
 	player := servertest.Dial(t, srv.TelnetAddr())
 	player.Create("Piet", "secret-piet")
 	admin := servertest.Dial(t, srv.TelnetAddr())
-	admin.Create("Ada", "secret-ada")
+	admin.Login("Ada", "secret-ada")
 	player.Expect("Ada has entered the world.")
 
 	player.DoExpect("wizinvis", "Only staff (builders and admins) can go wizinvis.")

@@ -39,6 +39,7 @@ max = 1
 func TestScripts_TrappingItemLeavesEveryWayOut(t *testing.T) {
 	cfg := servertest.Config(t)
 	cfg.World.Admins = []string{"Ada"}
+	servertest.Admin(t, cfg, "Ada", "secret-ada")
 	cfg.Server.AreasDir = servertest.CopyAreas(t, func(name string, b []byte) []byte {
 		if name == "emberfall.toml" {
 			return append(b, trapItem...)
@@ -47,7 +48,7 @@ func TestScripts_TrappingItemLeavesEveryWayOut(t *testing.T) {
 	})
 	srv := servertest.Start(t, cfg)
 	ada := servertest.Dial(t, srv.TelnetAddr())
-	ada.Create("Ada", "secret-ada")
+	ada.Login("Ada", "secret-ada")
 	ada.DoExpect("goto whisperwood:room:forest_edge", "Exits:")
 	bob := servertest.Dial(t, srv.TelnetAddr())
 	bob.Create("Bob", "secret-bob")

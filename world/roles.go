@@ -13,24 +13,47 @@ import (
 )
 
 // Roles: an account may be an admin or a builder, the builder perhaps only
-// of some zones. Roles are stored with the account and read at each login;
-// the characters named in [world] admins are admins besides, whatever the
-// store says, so a world always has its first admin and a name taken off
-// that list loses the rights at its next login.
+// of some zones. Roles are stored with the account and read at each login.
+// The first admin is made on the server's shell (zonemud admin create),
+// which writes the role into the new account. [world] admins grants
+// nothing by itself: a listed name that nobody had made yet would go to
+// whoever created it first at the name prompt, and a restart would not
+// tell that character from the operator's. A listed admin's role cannot
+// be revoked in game, and each listed name not held as an admin is logged
+// at start.
 
 // configAdmin reports whether the config file names the character an admin.
 func (w *World) configAdmin(name string) bool {
 	return slices.ContainsFunc(w.cfg.Admins, func(a string) bool { return strings.EqualFold(a, name) })
 }
 
-// rolesOf is what an account's stored roles grant name, the config's
-// admins added.
+// rolesOf is what an account's stored roles grant name. The config's
+// admins add nothing: only a record that holds the role is an admin.
 func (w *World) rolesOf(name string, r store.Roles) zone.Roles {
-	return zone.Roles{Admin: r.Admin || w.configAdmin(name), Builder: r.Builder, BuildZones: r.BuildZones}
+	return zone.Roles{Admin: r.Admin, Builder: r.Builder, BuildZones: r.BuildZones}
 }
 
-// roles reads an account's roles, the config's admins added. An account
-// that cannot be read grants nothing beyond the config, and is logged.
+// warnUnheldAdmins logs each name of [world] admins that is not an admin
+// in the store: nobody has made it yet (4303), or its character was made
+// at the name prompt and holds no role (4304). Neither is granted.
+func (w *World) warnUnheldAdmins() {
+	for _, name := range w.cfg.Admins {
+		a, err := w.db.Account(name)
+		switch {
+		case errors.Is(err, store.ErrNotFound):
+			w.log.Warn("world: a name in [world] admins has no character; one made in game gets no admin role (make it with zonemud admin create NAME, server stopped)",
+				logev.ID(4303), logev.Player(capName(name)))
+		case err != nil:
+			w.log.Error("world: account roles cannot be read; the character plays without them", logev.ID(4301), logev.Player(name), "err", err)
+		case !a.Admin:
+			w.log.Warn("world: a name in [world] admins has a character that does not hold the admin role, so it is not an admin (if it is yours: zonemud admin grant NAME, server stopped)",
+				logev.ID(4304), logev.Player(a.Name))
+		}
+	}
+}
+
+// roles reads an account's roles. An account that cannot be read grants
+// nothing, and is logged.
 func (w *World) roles(name string) zone.Roles {
 	a, err := w.db.Account(name)
 	switch {
@@ -60,7 +83,7 @@ func (w *World) changeRole(ch zone.RoleChange) string {
 		case strings.EqualFold(ch.By, name):
 			return "You cannot revoke your own admin role; another admin can."
 		case w.configAdmin(name):
-			return fmt.Sprintf("%s is an admin through [world] admins in the config file; take the name off that list to revoke it.", capName(name))
+			return fmt.Sprintf("%s is named in [world] admins in the config file; take the name off that list to revoke it in game.", capName(name))
 		}
 	}
 	var after store.Roles
@@ -147,8 +170,11 @@ func (w *World) RolesOf(name string, done func(reply string)) {
 		default:
 			r := w.rolesOf(name, a.Roles)
 			line := fmt.Sprintf("%s is %s.", a.Name, describeRoles(r))
-			if w.configAdmin(name) {
-				line += " (An admin through [world] admins in the config file.)"
+			switch {
+			case w.configAdmin(name) && r.Admin:
+				line += " (Named in [world] admins in the config file, so the role cannot be revoked in game.)"
+			case w.configAdmin(name):
+				line += " (Named in [world] admins in the config file, but not an admin: the character was made in game. zonemud admin grant on the server's shell makes it one.)"
 			}
 			done(line)
 		}

@@ -23,10 +23,10 @@ import (
 type Config struct {
 	// MaxPlayers caps characters in the world at once (0: no cap).
 	MaxPlayers int `toml:"max_players"`
-	// Admins are characters with admin commands whatever their account
-	// says: the first admins of a world, who grant roles to others. The
-	// list is read at each login: taking a name off it takes the rights
-	// away.
+	// Admins are the world's first admins, made with zonemud admin
+	// create: a listed admin's role cannot be revoked in game, and a
+	// listed name that is not an admin in the store is logged at start.
+	// The list grants nothing by itself (see roles.go).
 	Admins []string `toml:"admins"`
 	// BackupDir is where backups are written, the in-game command's and
 	// the scheduled ones; the wiring sets it inside data_dir.
@@ -182,6 +182,7 @@ func New(set *content.Set, db *store.DB, cfg Config, zcfg zone.Config, log *slog
 	if err := w.loadBans(); err != nil {
 		return nil, err
 	}
+	w.warnUnheldAdmins()
 	w.ctx, w.cancel = context.WithCancel(context.Background())
 	w.list.Store(&[]*zone.Zone{})
 	w.epoch.Store(db.Boot() << 32)

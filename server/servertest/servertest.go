@@ -57,6 +57,17 @@ func Config(t testing.TB) *config.Config {
 	return cfg
 }
 
+// Admin makes a character that holds the admin role in cfg's database,
+// as zonemud admin create does: the server must not be running yet. A
+// test logs it in with Login, not Create: a name made at the name prompt
+// is never an admin, whatever [world] admins lists.
+func Admin(t testing.TB, cfg *config.Config, name, password string) {
+	t.Helper()
+	if _, err := server.CreateAdmin(cfg, name, password); err != nil {
+		t.Fatalf("admin create %s: %v", name, err)
+	}
+}
+
 // Start runs a server with cfg (Config(t) if nil) and shuts it down when
 // the test ends, checking that shutdown was clean and that the database it
 // leaves passes every check the store makes when it opens a file.
