@@ -141,6 +141,12 @@ func TestCopyover_TwoProcessesRebootAndCrash(t *testing.T) {
 	tess.Create("Tess", "secret-tess")
 	tess.DoExpect("north", "Temple Street")
 
+	// One who is between login questions: the new game asks again.
+	dan := servertest.Dial(t, telnet)
+	dan.Expect("By what name")
+	dan.Send("Dan")
+	dan.Expect("(y/n)")
+
 	// From the shell.
 	ada.Skip()
 	bob.Skip()
@@ -178,6 +184,15 @@ func TestCopyover_TwoProcessesRebootAndCrash(t *testing.T) {
 	}
 	ada.DoExpect("look", "Market Row")
 	tess.DoExpect("look", "Temple Street")
+	dan.Expect("By what name") // the dialogue starts over, on the same connection
+	dan.Send("Dan")
+	dan.Expect("(y/n)")
+	dan.Send("y")
+	dan.Expect("password")
+	dan.Send("secret-dan")
+	dan.Expect("again")
+	dan.Send("secret-dan")
+	dan.DoExpect("say made it", "You say, 'made it'")
 
 	// A reboot asked during a reboot is refused; the first goes on.
 	c1, err := net.DialTimeout("unix", filepath.Join(dir, "data", "holder.ctl"), 10*time.Second)

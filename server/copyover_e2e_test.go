@@ -17,8 +17,14 @@ import (
 // for games, and stops it when the test ends.
 func startHolder(t *testing.T) (h *gate.Holder, telnetAddr, sock string) {
 	t.Helper()
+	return startHolderWith(t, gate.DefaultConfig())
+}
+
+// startHolderWith is startHolder with the gate limits of cfg.
+func startHolderWith(t *testing.T, cfg gate.Config) (h *gate.Holder, telnetAddr, sock string) {
+	t.Helper()
 	sock = filepath.Join(t.TempDir(), "holder.sock")
-	h = gate.NewHolder(gate.DefaultConfig(), "holder-test", nil)
+	h = gate.NewHolder(cfg, "holder-test", nil)
 	tl, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -210,4 +216,36 @@ func TestCopyover_FloodDuringTheSwap(t *testing.T) {
 	if _, ok := seen["You say, 'flood 0'"]; !ok {
 		t.Errorf("the first flooded line was not answered: %d answered:\n%s", len(seen), all)
 	}
+}
+
+// The holder applies the gate's per-address limit to the connections it
+// keeps: past max_conns_per_ip a connection is told why and closed, and a
+// slot freed by a connection that ended is given again.
+func TestCopyover_HolderLimitsConnectionsPerAddress(t *testing.T) {
+	gcfg := gate.DefaultConfig()
+	gcfg.LimitLoopback = true
+	gcfg.MaxConnsPerIP = 2
+	h, addr, sock := startHolderWith(t, gcfg)
+	a := servertest.Dial(t, addr)
+	b := servertest.Dial(t, addr)
+	for h.Connections() < 2 {
+		time.Sleep(5 * time.Millisecond) // bounded by the test's timeout
+	}
+	c := servertest.Dial(t, addr)
+	c.Expect("Too many connections from your address")
+	if !c.WaitClosed(30 * time.Second) {
+		t.Fatal("the connection past the limit was left open")
+	}
+	b.Close()
+	for h.Connections() > 1 {
+		time.Sleep(5 * time.Millisecond)
+	}
+	d := servertest.Dial(t, addr)
+	cfg := servertest.Config(t)
+	cfg.Server.HolderSocket = sock
+	cfg.Gate = gcfg
+	servertest.Start(t, cfg)
+	waitLinked(t, h)
+	a.Expect("By what name")
+	d.Expect("By what name")
 }

@@ -41,6 +41,8 @@ type Holder struct {
 	nextID   atomic.Uint64
 	gr       run.Group
 	stopping atomic.Bool
+	conns    atomic.Int64 // connections kept or being handshaken
+	byIP     perIP        // the same per-address counts as a gate's
 
 	mu        sync.Mutex
 	held      map[uint64]*held // guarded by mu
@@ -141,7 +143,42 @@ func (h *Holder) ServeTelnet(l net.Listener) error {
 		return nil
 	}
 	tc := h.cfg.telnetConfig()
-	return acceptLoop(l, &h.stopping, h.log, frontTelnet, func(c net.Conn) { h.keep(c, frontTelnet, tc) })
+	return acceptLoop(l, &h.stopping, h.log, frontTelnet, func(c net.Conn) {
+		if key, ok := h.admit(c, true); ok {
+			h.keep(c, key, frontTelnet, tc)
+		}
+	})
+}
+
+// admit counts a new connection against max_connections and
+// max_conns_per_ip, as a gate does (bans are the game's: it checks them at
+// login), and returns its address key; a connection past either is told
+// why (a plain one: TLS has not begun) and closed.
+func (h *Holder) admit(c net.Conn, tell bool) (string, bool) {
+	why := ""
+	key := ipKey(h.cfg, c.RemoteAddr())
+	if n := h.conns.Add(1); n > int64(h.cfg.MaxConnections) {
+		h.conns.Add(-1)
+		why = "The world is full right now; please try again later."
+	} else if !h.byIP.add(key, h.cfg.MaxConnsPerIP) {
+		h.conns.Add(-1)
+		why = "Too many connections from your address; please close one and try again."
+	}
+	if why == "" {
+		return key, true
+	}
+	if tell {
+		_ = c.SetWriteDeadline(time.Now().Add(2 * time.Second))
+		_, _ = c.Write([]byte(why + "\r\n"))
+	}
+	_ = c.Close()
+	return "", false
+}
+
+// release gives back what admit counted.
+func (h *Holder) release(key string) {
+	h.conns.Add(-1)
+	h.byIP.done(key)
 }
 
 // ServeTelnetTLS accepts telnet over TLS on l and keeps the connections:
@@ -153,9 +190,15 @@ func (h *Holder) ServeTelnetTLS(l net.Listener, cfg *tls.Config, plainPort strin
 	}
 	tc := h.cfg.telnetConfig()
 	return acceptLoop(l, &h.stopping, h.log, frontTLS, func(raw net.Conn) {
+		key, ok := h.admit(raw, false)
+		if !ok {
+			return
+		}
 		h.gr.GoWith(tlsLabels, func() {
 			if c, ok := startTLS(raw, cfg, plainPort, h.log); ok {
-				h.keep(c, frontTLS, tc)
+				h.keep(c, key, frontTLS, tc)
+			} else {
+				h.release(key)
 			}
 		})
 	})
@@ -163,14 +206,15 @@ func (h *Holder) ServeTelnetTLS(l net.Listener, cfg *tls.Config, plainPort strin
 
 // keep starts keeping a telnet connection (plain or inside TLS): it is
 // attached to the linked game, if any, and read from now on.
-func (h *Holder) keep(c net.Conn, front string, tc telnet.Config) {
-	hd := &held{h: h, id: h.nextID.Add(1), front: front, color: -1}
+func (h *Holder) keep(c net.Conn, key, front string, tc telnet.Config) {
+	hd := &held{h: h, id: h.nextID.Add(1), front: front, key: key, color: -1}
 	tconn := newTelnetConn(c, tc, func(p []byte) { hd.post([]boundary.Op{{Kind: boundary.OpRaw, Data: append([]byte(nil), p...)}}, false) })
 	hd.c = tconn
 	h.mu.Lock()
 	if h.stopping.Load() {
 		h.mu.Unlock()
 		_ = c.Close()
+		h.release(key)
 		return
 	}
 	h.held[hd.id] = hd
@@ -403,6 +447,7 @@ type held struct {
 	h     *Holder // immutable
 	id    uint64  // immutable
 	front string  // immutable
+	key   string  // immutable: its per-address key
 	c     conn    // immutable
 
 	mu      sync.Mutex
@@ -470,6 +515,7 @@ func (hd *held) read() {
 	hd.h.mu.Lock()
 	delete(hd.h.held, hd.id)
 	hd.h.mu.Unlock()
+	hd.h.release(hd.key)
 	hd.post(nil, true)
 }
 

@@ -24,7 +24,10 @@ const maxTracked = 100000
 // account cap, the mint rate) counts this key. Loopback is exempt unless
 // the admin says otherwise: a proxy in front (or the load tool) makes
 // every player look like 127.0.0.1.
-func (g *Gate) ipKey(addr net.Addr) string {
+func (g *Gate) ipKey(addr net.Addr) string { return ipKey(g.cfg, addr) }
+
+// ipKey is the key the per-address limits of cfg count addr under.
+func ipKey(cfg Config, addr net.Addr) string {
 	var ip netip.Addr
 	switch a := addr.(type) {
 	case *net.TCPAddr:
@@ -40,10 +43,10 @@ func (g *Gate) ipKey(addr net.Addr) string {
 		return addr.String()
 	}
 	ip = ip.Unmap()
-	if ip.IsLoopback() && !g.cfg.LimitLoopback {
+	if ip.IsLoopback() && !cfg.LimitLoopback {
 		return ""
 	}
-	return addrKey(ip, g.cfg.IPv6Prefix)
+	return addrKey(ip, cfg.IPv6Prefix)
 }
 
 // addrKey is ip as the per-address limits count it: itself for IPv4, its
