@@ -222,6 +222,15 @@ func TestCopyover_TwoProcessesRebootAndCrash(t *testing.T) {
 	second = waitNewGame(t, dir, second, p)
 	ada.DoExpect("look", "Market Row")
 
+	// A reboot from the shell while an admin's shutdown counts down is
+	// refused: the countdown would not survive it.
+	ada.DoExpect("shutdown 600", "The world will shut down in 10 minutes")
+	out, err = exec.Command(binary(t), "reboot", "-config", cfgPath).CombinedOutput()
+	if err == nil || !strings.Contains(string(out), "counting down") {
+		t.Errorf("a reboot during a shutdown countdown said (%v):\n%s", err, out)
+	}
+	ada.DoExpect("shutdown cancel", "The countdown is cancelled.")
+
 	// In game: the admin's countdown asks the holder.
 	ada.DoExpect("reboot 1", "The world will reboot in 1 second")
 	ada.Expect("You stay connected")

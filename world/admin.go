@@ -145,6 +145,16 @@ func (c *countdown) end(cancel chan struct{}) bool {
 // server is about to stop, so /readyz sends no new players.
 func (w *World) CountingDown() bool { return w.down.running() != nil }
 
+// CountdownPending reports whether a shutdown or reboot countdown is
+// still counting: recorded and its end not reached. (A reboot's record
+// stays past its end while the process carries it out.)
+func (w *World) CountdownPending() bool {
+	c := &w.down
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.cancel != nil && time.Now().Before(c.at)
+}
+
 // running is the countdown recorded now, nil if none.
 func (c *countdown) running() chan struct{} {
 	c.mu.Lock()

@@ -333,7 +333,10 @@ func (l *gameLink) snapshot(path string) {
 	ctx, cancel := context.WithTimeout(context.Background(), 3*swapWait)
 	defer cancel()
 	why := ""
-	if err := l.g.w.CopyDatabase(ctx, path); err != nil {
+	if l.g.w.CountdownPending() {
+		// A reboot now would drop the admin's countdown with the old game.
+		why = "a shutdown or reboot is counting down in the game; cancel it first (shutdown cancel)"
+	} else if err := l.g.w.CopyDatabase(ctx, path); err != nil {
 		why = err.Error()
 	}
 	l.send(&boundary.Snapped{Err: why})
