@@ -60,6 +60,7 @@ const (
 	envHolderSocket  = "ZONEMUD_HOLDER_SOCKET"
 	envHolderControl = "ZONEMUD_HOLDER_CONTROL"
 	envCopyoverStats = "ZONEMUD_COPYOVER_STATS" // "swaps restarts lost holder-build"
+	envHolderPorts   = "ZONEMUD_HOLDER_PORTS"   // "telnet-port tls-port", "-" for off
 )
 
 // gameStartWait bounds a game's start, from exec to its link.
@@ -94,6 +95,7 @@ type holderProc struct {
 	link    string
 	control string
 	reqs    chan rebootReq
+	ports   string // envHolderPorts's value
 
 	good     string // run's goroutine only: the copy that last linked
 	swaps    int    // run's goroutine only
@@ -188,6 +190,12 @@ func serveCopyover(cfg *config.Config, cfgPath string, log *slog.Logger, stderr 
 	p.h = gate.NewHolder(cfg.Gate, "zonemud "+version+" "+cmp.Or(commit(), "unknown"), log)
 	go func() { _ = p.h.ServeGames(gl) }()
 	go func() { _ = p.h.ServeTelnet(tl) }()
+	_, telnetPort, _ := net.SplitHostPort(tl.Addr().String())
+	tlsPort := "-"
+	if tlsL != nil {
+		_, tlsPort, _ = net.SplitHostPort(tlsL.Addr().String())
+	}
+	p.ports = telnetPort + " " + tlsPort
 	if tlsL != nil {
 		_, plainPort, _ := net.SplitHostPort(tl.Addr().String())
 		go func() { _ = p.h.ServeTelnetTLS(tlsL, tcfg, plainPort) }()
@@ -528,7 +536,7 @@ func (p *holderProc) startGame(bin string, copyFirst bool) (*gameChild, error) {
 	cmd := exec.Command(bin, args...)
 	cmd.Args[0] = "zonemud"
 	cmd.Dir, _ = os.Getwd()
-	cmd.Env = append(os.Environ(), envHolderSocket+"="+p.link, envHolderControl+"="+p.control,
+	cmd.Env = append(os.Environ(), envHolderSocket+"="+p.link, envHolderControl+"="+p.control, envHolderPorts+"="+p.ports,
 		fmt.Sprintf("%s=%d %d %d %s", envCopyoverStats, p.swaps, p.restarts, p.lost, strings.ReplaceAll(version+"/"+cmp.Or(commit(), "unknown"), " ", "_")))
 	g := &gameChild{cmd: cmd, bin: bin, exited: make(chan struct{}), tail: &tailBuffer{max: 4096}}
 	cmd.Stdout = os.Stdout
@@ -752,6 +760,9 @@ func copyoverStats() *server.CopyoverStats {
 	st.Swaps, _ = strconv.Atoi(f[0])
 	st.Restarts, _ = strconv.Atoi(f[1])
 	st.Lost, _ = strconv.Atoi(f[2])
+	if ports := strings.Fields(os.Getenv(envHolderPorts)); len(ports) == 2 {
+		st.TelnetPort, st.TLSPort = ports[0], strings.TrimPrefix(ports[1], "-")
+	}
 	return st
 }
 

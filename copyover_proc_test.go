@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"net"
 	"os"
 	"os/exec"
@@ -127,6 +128,16 @@ func TestCopyover_TwoProcessesRebootAndCrash(t *testing.T) {
 		if args := strings.Split(string(cmd), "\x00"); len(args) < 2 || args[0] != "zonemud" || args[1] != "game" {
 			t.Errorf("ps names the game %q; want zonemud game", args)
 		}
+	}
+
+	// MSSP names the holder's ports: the game binds neither.
+	_, tport, _ := net.SplitHostPort(telnet)
+	_, sport, _ := net.SplitHostPort(tlsAddr(t, cfgPath))
+	if got := msspVar(t, telnet, "PORT"); len(got) != 1 || got[0] != tport {
+		t.Errorf("MSSP PORT is %q; want the holder's telnet port %s", got, tport)
+	}
+	if got := msspVar(t, telnet, "SSL"); len(got) != 1 || got[0] != sport {
+		t.Errorf("MSSP SSL is %q; want the holder's TLS port %s", got, sport)
 	}
 
 	ada := servertest.Dial(t, telnet)
@@ -352,5 +363,42 @@ func TestCopyover_BadBinaryLeavesTheOldGame(t *testing.T) {
 	st := holderStatus(t, dir)
 	if st["swaps"] != "0" {
 		t.Errorf("the holder counts %s swaps; want 0", st["swaps"])
+	}
+}
+
+// msspVar asks the server at addr for MSSP (IAC DO MSSP) and returns the
+// values of the variable name.
+func msspVar(t *testing.T, addr, name string) []string {
+	t.Helper()
+	const iac, do, sb, se, mssp = 255, 253, 250, 240, 70
+	c, err := net.DialTimeout("tcp", addr, 10*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	_, _ = c.Write([]byte{iac, do, mssp})
+	_ = c.SetReadDeadline(time.Now().Add(30 * time.Second)) // a bound on a hang
+	var got []byte
+	buf := make([]byte, 4096)
+	for {
+		if i := bytes.Index(got, []byte{iac, sb, mssp}); i >= 0 {
+			if j := bytes.Index(got[i:], []byte{iac, se}); j >= 0 {
+				var vals []string
+				for _, part := range bytes.Split(got[i+3:i+j], []byte{1})[1:] {
+					fields := bytes.Split(part, []byte{2})
+					if string(fields[0]) == name {
+						for _, v := range fields[1:] {
+							vals = append(vals, string(v))
+						}
+					}
+				}
+				return vals
+			}
+		}
+		n, err := c.Read(buf)
+		if err != nil {
+			t.Fatalf("no MSSP from %s: %v (%q)", addr, err, got)
+		}
+		got = append(got, buf[:n]...)
 	}
 }

@@ -70,6 +70,10 @@ type CopyoverStats struct {
 	Restarts int    // games started again after a crash
 	Lost     int    // players in a character before a swap and not after
 	Holder   string // the holder's version and commit
+	// TelnetPort and TLSPort are the ports the holder listens on for
+	// telnet and telnet over TLS ("" when off), for MSSP: the game binds
+	// neither.
+	TelnetPort, TLSPort string
 }
 
 // Server is a running zonemud.
@@ -242,6 +246,14 @@ func Start(cfg *config.Config, opt Options) (srv *Server, err error) {
 	if s.tlsL != nil {
 		_, port, _ := net.SplitHostPort(s.tlsL.Addr().String())
 		mssp["SSL"] = []string{port}
+	}
+	if st := opt.Copyover; st != nil {
+		if st.TelnetPort != "" {
+			mssp["PORT"] = []string{st.TelnetPort}
+		}
+		if st.TLSPort != "" {
+			mssp["SSL"] = []string{st.TLSPort}
+		}
 	}
 	if cfg.Server.Hostname != "" {
 		mssp["HOSTNAME"] = []string{cfg.Server.Hostname}
