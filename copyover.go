@@ -537,7 +537,7 @@ func (p *holderProc) startGame(bin string, copyFirst bool) (*gameChild, error) {
 	cmd.Args[0] = "zonemud"
 	cmd.Dir, _ = os.Getwd()
 	cmd.Env = append(os.Environ(), envHolderSocket+"="+p.link, envHolderControl+"="+p.control, envHolderPorts+"="+p.ports,
-		fmt.Sprintf("%s=%d %d %d %s", envCopyoverStats, p.swaps, p.restarts, p.lost, strings.ReplaceAll(version+"/"+cmp.Or(commit(), "unknown"), " ", "_")))
+		fmt.Sprintf("%s=%d %d %d %s", envCopyoverStats, p.swaps, p.restarts, p.lost, strings.ReplaceAll("zonemud "+version+" "+cmp.Or(commit(), "unknown"), " ", "_")))
 	g := &gameChild{cmd: cmd, bin: bin, exited: make(chan struct{}), tail: &tailBuffer{max: 4096}}
 	cmd.Stdout = os.Stdout
 	cmd.Stderr = io.MultiWriter(os.Stderr, g.tail)

@@ -235,6 +235,9 @@ func TestCopyover_TwoProcessesRebootAndCrash(t *testing.T) {
 
 	// A reboot from the shell while an admin's shutdown counts down is
 	// refused: the countdown would not survive it.
+	if got := ada.DoExpect("stat bob", "holder zonemud"); !strings.Contains(got, "Server: game zonemud") {
+		t.Errorf("stat does not name the game's and the holder's builds:\n%s", got)
+	}
 	ada.DoExpect("shutdown 600", "The world will shut down in 10 minutes")
 	out, err = exec.Command(binary(t), "reboot", "-config", cfgPath).CombinedOutput()
 	if err == nil || !strings.Contains(string(out), "counting down") {

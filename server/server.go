@@ -202,6 +202,10 @@ func Start(cfg *config.Config, opt Options) (srv *Server, err error) {
 	wcfg.BackupDir = backups
 	wcfg.BackupEvery, wcfg.BackupKeep = cfg.Store.BackupInterval(), cfg.Store.BackupKeep
 	wcfg.Copyover = opt.Copyover != nil
+	wcfg.Builds = "game " + build()
+	if opt.Copyover != nil {
+		wcfg.Builds += "; holder " + opt.Copyover.Holder
+	}
 	if areas.Dir != "" {
 		wcfg.Areas, wcfg.AreasDir, wcfg.Files = areas.FS, areas.Dir, files
 	}

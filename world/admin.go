@@ -306,6 +306,9 @@ func (a admin) Stat(by, name string, done func(string)) {
 		} else if conns == 0 {
 			b.WriteString("No connection.")
 		}
+		if w.cfg.Builds != "" {
+			b.WriteString("\nServer: " + content.EscapeMarkup(w.cfg.Builds) + ".")
+		}
 		return strings.TrimRight(b.String(), "\n")
 	})
 }

@@ -39,6 +39,9 @@ type Config struct {
 	// Copyover says a copyover holder keeps the connections through a
 	// reboot (the wiring sets it): the countdown tells players they stay.
 	Copyover bool `toml:"-"`
+	// Builds names the running binaries for the admin's stat: the game's
+	// and, under copyover, the holder's (the wiring sets it).
+	Builds string `toml:"-"`
 	// Lua is the [lua] section, set by the wiring.
 	Lua script.Config `toml:"-"`
 	// Directory, if set, is the directory the world hosts zones through;

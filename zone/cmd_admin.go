@@ -37,7 +37,8 @@ const transferUsage = `transfer <player> [room ref]
 
 const statUsage = `stat <player>
   Show a player's account, roles, connection (address, client, options),
-  room, owner epoch and idle time. (admin)`
+  room, owner epoch and idle time, and the builds of the running game (and
+  copyover holder). (admin)`
 
 const sessionsUsage = `sessions
   List every connection: front, name, client, colour, compression, idle
