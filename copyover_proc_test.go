@@ -259,6 +259,7 @@ func TestCopyover_TwoProcessesRebootAndCrash(t *testing.T) {
 		t.Fatal(err)
 	}
 	waitNewGame(t, dir, third, p)
+	ada.Expect("The world stumbled and is starting again")
 	ada.DoExpect("look", "Market Row")
 	bob.DoExpect("look", "Emberfall Square")
 	tess.DoExpect("look", "Temple Street")

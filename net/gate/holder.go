@@ -372,7 +372,10 @@ func (h *Holder) serveLink(c net.Conn) {
 	}
 	h.mu.Unlock()
 	for _, hd := range hs {
-		hd.unlink(lk)
+		if hd.unlink(lk) && !bye {
+			// The game died under the player (a Swap ends in Bye).
+			hd.post([]boundary.Op{{Kind: boundary.OpText, Data: []byte(crashLine)}}, false)
+		}
 	}
 	h.log.Info("holder: the game's link ended", logev.ID(2412), "bye", bye)
 }
@@ -554,15 +557,21 @@ func (hd *held) detached(lk *holderLink, seq uint64) {
 	hd.dropped = false
 }
 
+// crashLine tells a player the game died under them.
+const crashLine = "\n(The world stumbled and is starting again; stay connected. What you did in the last few moments may be undone.)\n"
+
 // unlink is told that lk ended: the session waits for the next game.
-// Lines it sent to a game that died are not sent again.
-func (hd *held) unlink(lk *holderLink) {
+// Lines it sent to a game that died are not sent again. It reports whether
+// the session was attached to lk.
+func (hd *held) unlink(lk *holderLink) bool {
 	hd.mu.Lock()
 	defer hd.mu.Unlock()
-	if hd.link == lk {
-		hd.link = nil
-		hd.applied = hd.seq - uint64(len(hd.pendingLines()))
+	if hd.link != lk {
+		return false
 	}
+	hd.link = nil
+	hd.applied = hd.seq - uint64(len(hd.pendingLines()))
+	return true
 }
 
 func (hd *held) pendingLines() []*boundary.Input {
