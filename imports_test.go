@@ -76,7 +76,7 @@ func folderArrow(pkg, imp string) error {
 // utilities are stdlib-level packages: they import nothing of the project
 // (mayImport says so, and the test holds it), and any package may import
 // them.
-var utilities = []string{"internal/queue", "internal/logev", "internal/typo", "internal/run", "internal/act", "internal/alias", "internal/prompt", "internal/mail"}
+var utilities = []string{"internal/queue", "internal/logev", "internal/typo", "internal/run", "internal/act", "internal/alias", "internal/prompt", "internal/mail", "internal/markup"}
 
 // mayImport lists, for every other package, the project packages its
 // files may import besides the utilities. A package missing from this
@@ -92,6 +92,7 @@ var mayImport = map[string][]string{
 	"internal/alias":        {},
 	"internal/prompt":       {},
 	"internal/mail":         {},
+	"internal/markup":       {},
 	"net/telnet":            {},
 	"net/boundary":          {},
 	"net/telnet/telnettest": {"net/telnet"},

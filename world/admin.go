@@ -10,8 +10,8 @@ import (
 	"sync"
 	"time"
 
-	"zonemud/content"
 	"zonemud/internal/logev"
+	"zonemud/internal/markup"
 	"zonemud/zone"
 )
 
@@ -33,11 +33,11 @@ type Ops interface {
 // SessionInfo is one connection as the admin commands show it.
 type SessionInfo struct {
 	ID     uint64
-	Name   string // the character, "" while at the login
-	Front  string // telnet, tls or ssh
-	Client string // what the client calls itself
-	Color  string // the colour level output is rendered at
-	MCCP   bool   // output is compressed
+	Name   string       // the character, "" while at the login
+	Front  string       // telnet, tls or ssh
+	Client string       // what the client calls itself
+	Color  markup.Level // the colour level output is rendered at
+	MCCP   bool         // output is compressed
 	UTF8   bool
 	Reader bool // the client said a screen reader is in use
 	Width  int
@@ -93,7 +93,7 @@ func (a admin) Shutdown(by string, secs int, reason string, reboot bool) string 
 	}
 	why := ""
 	if reason != "" {
-		why = ": " + content.EscapeMarkup(reason)
+		why = ": " + markup.Escape(reason)
 	}
 	_, ok := w.gr.Go(w.ctx, func(ctx context.Context) { w.countDown(ctx, cancel, end, what, why, reboot) }, "world", "countdown")
 	if !ok {
@@ -262,7 +262,7 @@ func (a admin) Stat(by, name string, done func(string)) {
 		}
 		fmt.Fprintf(&b, "{W}%s{x}", cmp.Or(si.Name, name))
 		if online {
-			fmt.Fprintf(&b, ", level %d, %d/%d hp, in %s [%s]", si.Level, si.HP, si.MaxHP, content.EscapeMarkup(si.RoomName), si.Room)
+			fmt.Fprintf(&b, ", level %d, %d/%d hp, in %s [%s]", si.Level, si.HP, si.MaxHP, markup.Escape(si.RoomName), si.Room)
 			if si.Zone != si.Template {
 				fmt.Fprintf(&b, " of a copy of %s", si.Template)
 			}
@@ -281,7 +281,7 @@ func (a admin) Stat(by, name string, done func(string)) {
 				if strings.EqualFold(s.Name, name) {
 					conns++
 					fmt.Fprintf(&b, "Connection %d: %s from %s, client %s, colour %s, MCCP %s, UTF-8 %s, screen reader %s, width %d, idle %s.\n",
-						s.ID, s.Front, s.Remote, content.EscapeMarkup(s.Client), s.Color, onOff(s.MCCP), onOff(s.UTF8), onOff(s.Reader), s.Width, roundSecs(s.Idle))
+						s.ID, s.Front, s.Remote, markup.Escape(s.Client), s.Color, onOff(s.MCCP), onOff(s.UTF8), onOff(s.Reader), s.Width, roundSecs(s.Idle))
 				}
 			}
 		}
@@ -307,7 +307,7 @@ func (a admin) Stat(by, name string, done func(string)) {
 			b.WriteString("No connection.")
 		}
 		if w.cfg.Builds != "" {
-			b.WriteString("\nServer: " + content.EscapeMarkup(w.cfg.Builds) + ".")
+			b.WriteString("\nServer: " + markup.Escape(w.cfg.Builds) + ".")
 		}
 		return strings.TrimRight(b.String(), "\n")
 	})
@@ -327,7 +327,7 @@ func (a admin) Sessions(by string, done func(string)) {
 		fmt.Fprintf(&b, "%-6s %-12s %-6s %-12s %-9s %-4s %-8s %s\n", "id", "name", "front", "client", "colour", "mccp", "idle", "address")
 		for _, s := range list {
 			name := cmp.Or(s.Name, "(login)")
-			fmt.Fprintf(&b, "%-6d %-12s %-6s %-12s %-9s %-4s %-8s %s\n", s.ID, name, s.Front, content.EscapeMarkup(trimTo(s.Client, 12)), s.Color, onOff(s.MCCP), roundSecs(s.Idle), s.Remote)
+			fmt.Fprintf(&b, "%-6d %-12s %-6s %-12s %-9s %-4s %-8s %s\n", s.ID, name, s.Front, markup.Escape(trimTo(s.Client, 12)), s.Color, onOff(s.MCCP), roundSecs(s.Idle), s.Remote)
 		}
 		return strings.TrimRight(b.String(), "\n")
 	})

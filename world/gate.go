@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"time"
 
-	"zonemud/content"
 	"zonemud/store"
 	"zonemud/zone"
 )
@@ -17,25 +16,9 @@ import (
 // output sink. The gate implements it.
 type Session = zone.Session
 
-// ClientInfo is what a session knows of its client.
+// ClientInfo is what a session knows of its client; its colour levels
+// are internal/markup's, which the gate renders with.
 type ClientInfo = zone.ClientInfo
-
-// ColorLevel is how much colour a client renders.
-type ColorLevel = content.ColorLevel
-
-// The colour levels, from none to 24-bit.
-const (
-	ColorNone = content.ColorNone
-	Color16   = content.Color16
-	Color256  = content.Color256
-	ColorTrue = content.ColorTrue
-)
-
-// RenderMarkup appends text with its colour markup rendered for a client
-// at level to dst.
-func RenderMarkup(dst, text []byte, level ColorLevel) []byte {
-	return content.RenderMarkup(dst, text, level)
-}
 
 // Account is a player's account as a login sees it.
 type Account struct {

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"zonemud/internal/markup"
 	"zonemud/store"
 	"zonemud/zone"
 )
@@ -39,7 +40,8 @@ func (s *nullSession) Width() int              { return 80 }
 func (s *nullSession) GMCP(string, any)        {}
 func (s *nullSession) Closed() bool            { return s.shut.Load() }
 func (s *nullSession) Client() zone.ClientInfo { return zone.ClientInfo{} }
-func (s *nullSession) SetColor(int)            {}
+func (s *nullSession) SetColor(markup.Level)   {}
+func (s *nullSession) ResetColor()             {}
 
 // forget drops the output so far, so that saw looks only at what comes next.
 func (s *nullSession) forget() {

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"zonemud/content"
+	"zonemud/internal/markup"
 	"zonemud/store"
 	"zonemud/world"
 	"zonemud/zone"
@@ -42,10 +43,11 @@ func (s *benchSession) Width() int                { return 80 }
 func (s *benchSession) GMCP(pkg string, data any) {}
 func (s *benchSession) Closed() bool              { return s.shut.Load() }
 func (s *benchSession) Client() zone.ClientInfo {
-	return zone.ClientInfo{Name: "bench", Color: 1, Addr: s.addr}
+	return zone.ClientInfo{Name: "bench", Color: markup.Color16, Addr: s.addr}
 }
-func (s *benchSession) SetColor(int) {}
-func (s *benchSession) Last() string { s.mu.Lock(); defer s.mu.Unlock(); return string(s.last) }
+func (s *benchSession) SetColor(markup.Level) {}
+func (s *benchSession) ResetColor()           {}
+func (s *benchSession) Last() string          { s.mu.Lock(); defer s.mu.Unlock(); return string(s.last) }
 
 // benchWorld builds a world over a real store in a temp dir, without
 // starting any goroutine: the caller drives one zone by hand.

@@ -5,8 +5,8 @@ import (
 	"strings"
 	"time"
 
-	"zonemud/content"
 	"zonemud/internal/logev"
+	"zonemud/internal/markup"
 )
 
 // The admin commands. Each is an admin's act on the world or on a player;
@@ -100,7 +100,7 @@ func (z *Zone) cmdWall(c *Char, args string) {
 		z.sendLine(c, "Tell everyone what?")
 		return
 	}
-	line := "{Y}" + c.name + " announces: " + content.EscapeMarkup(text) + "{x}"
+	line := "{Y}" + c.name + " announces: " + markup.Escape(text) + "{x}"
 	for _, o := range z.shard.Zones() {
 		o.Broadcast(line)
 	}
@@ -201,7 +201,7 @@ func (z *Zone) cmdSessions(c *Char, args string) {
 func escapeLines(s string) string {
 	lines := strings.Split(s, "\n")
 	for i, l := range lines {
-		lines[i] = content.EscapeMarkup(l)
+		lines[i] = markup.Escape(l)
 	}
 	return strings.Join(lines, "\n")
 }
@@ -534,7 +534,7 @@ func (z *Zone) typed(c *Char, s Session, line string) {
 		z.log.Info("zone: a logged player typed a line", logev.ID(8119), logev.Player(c.name), logev.Session(s.ID()), "line", line)
 	}
 	if len(p.snoopers) > 0 {
-		z.snoopOut(c, []byte("{K}[typed]{x} "+content.EscapeMarkup(line)+"\n"))
+		z.snoopOut(c, []byte("{K}[typed]{x} "+markup.Escape(line)+"\n"))
 	}
 }
 

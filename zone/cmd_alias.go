@@ -7,8 +7,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"zonemud/content"
 	"zonemud/internal/alias"
+	"zonemud/internal/markup"
 )
 
 // This file is what a typed line becomes before it runs: the commands it
@@ -97,9 +97,9 @@ func (z *Zone) cmdAlias(c *Char, args string) {
 		return
 	case strings.TrimSpace(body) == "":
 		if b, ok := aliases[name]; ok {
-			z.sendLine(c, "Alias "+content.EscapeMarkup(name)+" stands for: "+content.EscapeMarkup(b))
+			z.sendLine(c, "Alias "+markup.Escape(name)+" stands for: "+markup.Escape(b))
 		} else {
-			z.sendLine(c, "You have no alias "+content.EscapeMarkup(alias.Clean(name))+". alias <name> <commands> makes one.")
+			z.sendLine(c, "You have no alias "+markup.Escape(alias.Clean(name))+". alias <name> <commands> makes one.")
 		}
 		return
 	}
@@ -115,9 +115,9 @@ func (z *Zone) cmdAlias(c *Char, args string) {
 	old, had := aliases[name]
 	aliases[name] = body
 	z.dirty(c)
-	line := "Alias " + name + " now stands for: " + content.EscapeMarkup(body)
+	line := "Alias " + name + " now stands for: " + markup.Escape(body)
 	if had && old != body {
-		line += " (it stood for: " + content.EscapeMarkup(old) + ")"
+		line += " (it stood for: " + markup.Escape(old) + ")"
 	}
 	z.sendLine(c, line)
 }
@@ -137,7 +137,7 @@ func (z *Zone) listAliases(c *Char) {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Your aliases (%d of %d):", len(names), alias.MaxAliases)
 	for _, n := range names {
-		fmt.Fprintf(&b, "\n  %s%s  %s", content.EscapeMarkup(n), strings.Repeat(" ", w-utf8.RuneCountInString(n)), content.EscapeMarkup(aliases[n]))
+		fmt.Fprintf(&b, "\n  %s%s  %s", markup.Escape(n), strings.Repeat(" ", w-utf8.RuneCountInString(n)), markup.Escape(aliases[n]))
 	}
 	z.sendLine(c, b.String())
 }
@@ -150,7 +150,7 @@ func (z *Zone) cmdUnalias(c *Char, args string) {
 		return
 	}
 	if _, ok := c.pl.comm.rec.Aliases[name]; !ok {
-		z.sendLine(c, "You have no alias "+content.EscapeMarkup(alias.Clean(name))+".")
+		z.sendLine(c, "You have no alias "+markup.Escape(alias.Clean(name))+".")
 		return
 	}
 	delete(c.pl.comm.rec.Aliases, name)

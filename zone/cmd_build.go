@@ -11,6 +11,7 @@ import (
 
 	"zonemud/content"
 	"zonemud/internal/logev"
+	"zonemud/internal/markup"
 	"zonemud/internal/typo"
 	"zonemud/script"
 )
@@ -60,7 +61,7 @@ func (z *Zone) areasBuilder(c *Char) {
 	if rep.Refused() {
 		b.WriteString(" Its problems:")
 		for _, p := range rep.Problems {
-			b.WriteString("\n  " + content.EscapeMarkup(p.String()))
+			b.WriteString("\n  " + markup.Escape(p.String()))
 		}
 	}
 	z.sendLine(c, b.String())
@@ -239,7 +240,7 @@ func (z *Zone) refStat(kind content.Kind, ref string) string {
 			return "There is no mob " + ref + suggestRef(ref, z.set.Mobs) + "."
 		}
 		var b strings.Builder
-		fmt.Fprintf(&b, "{W}Mob prototype %s{x}: %s\n", ref, content.EscapeMarkup(p.Short))
+		fmt.Fprintf(&b, "{W}Mob prototype %s{x}: %s\n", ref, markup.Escape(p.Short))
 		fmt.Fprintf(&b, "  Written: %s:%d (content version %d)\n", z.set.Zones[p.Zone].File, p.Line, z.version.Load())
 		fmt.Fprintf(&b, "  Level %d, hp %s, damage %s x%d, flags %s\n", p.Level, p.HP, p.Damage, p.Attacks, flagList(p.Flags.Names()))
 		z.scriptLine(&b, p.Script, nil)
@@ -258,7 +259,7 @@ func (z *Zone) refStat(kind content.Kind, ref string) string {
 			return "There is no item " + ref + suggestRef(ref, z.set.Items) + "."
 		}
 		var b strings.Builder
-		fmt.Fprintf(&b, "{W}Item prototype %s{x}: %s\n", ref, content.EscapeMarkup(p.Short))
+		fmt.Fprintf(&b, "{W}Item prototype %s{x}: %s\n", ref, markup.Escape(p.Short))
 		fmt.Fprintf(&b, "  Written: %s:%d (content version %d)\n", z.set.Zones[p.Zone].File, p.Line, z.version.Load())
 		fmt.Fprintf(&b, "  Type %s, level %d, weight %d, value %d, flags %s\n", p.Type, p.Level, p.Weight, p.Value, flagList(p.Flags.Names()))
 		z.scriptLine(&b, p.Script, nil)
@@ -278,7 +279,7 @@ func (z *Zone) refStat(kind content.Kind, ref string) string {
 func (z *Zone) roomStat(r *Room) string {
 	p := r.proto
 	var b strings.Builder
-	fmt.Fprintf(&b, "{W}Room %s{x}: %s (number %d)\n", p.Ref, content.EscapeMarkup(p.Name), p.Num)
+	fmt.Fprintf(&b, "{W}Room %s{x}: %s (number %d)\n", p.Ref, markup.Escape(p.Name), p.Num)
 	fmt.Fprintf(&b, "  Written: %s:%d (content version %d)\n", z.proto.File, p.Line, z.version.Load())
 	fmt.Fprintf(&b, "  Flags %s; environment %s", flagList(p.Flags.Names()), orNone(p.Environment))
 	if p.HasCoords {
@@ -302,7 +303,7 @@ func (z *Zone) roomStat(r *Room) string {
 		for _, e := range p.Extra {
 			kws = append(kws, strings.Join(e.Keywords, " "))
 		}
-		fmt.Fprintf(&b, "  Extra: %s\n", content.EscapeMarkup(strings.Join(kws, "; ")))
+		fmt.Fprintf(&b, "  Extra: %s\n", markup.Escape(strings.Join(kws, "; ")))
 	}
 	var id *scriptIDRef
 	if z.vm != nil {
@@ -314,13 +315,13 @@ func (z *Zone) roomStat(r *Room) string {
 		if o.pl != nil {
 			people = append(people, o.name+" (player)")
 		} else {
-			people = append(people, content.EscapeMarkup(o.short())+" ("+o.mob.Ref+")")
+			people = append(people, markup.Escape(o.short())+" ("+o.mob.Ref+")")
 		}
 	}
 	fmt.Fprintf(&b, "  People: %s\n", orNone(strings.Join(people, ", ")))
 	var items []string
 	for _, it := range r.items {
-		items = append(items, content.EscapeMarkup(it.short())+" ("+it.proto.Ref+")")
+		items = append(items, markup.Escape(it.short())+" ("+it.proto.Ref+")")
 	}
 	fmt.Fprintf(&b, "  Items: %s", orNone(strings.Join(items, ", ")))
 	return b.String()
@@ -333,7 +334,7 @@ func (z *Zone) charStat(m *Char) string {
 		fmt.Fprintf(&b, "{W}Player %s{x}, level %d, in %s\n", m.name, m.level, m.room.ref())
 	} else {
 		p := m.mob
-		fmt.Fprintf(&b, "{W}Mob %s{x}: %s\n", p.Ref, content.EscapeMarkup(m.short()))
+		fmt.Fprintf(&b, "{W}Mob %s{x}: %s\n", p.Ref, markup.Escape(m.short()))
 		fmt.Fprintf(&b, "  Written: %s:%d%s\n", z.fileOf(p.Zone), p.Line, z.outdated(z.set.Mobs[p.Ref] == p))
 		if m.reset != nil {
 			fmt.Fprintf(&b, "  Made by %s (line %d), in %s\n", m.reset.Key, m.reset.Line, m.room.ref())
@@ -343,7 +344,7 @@ func (z *Zone) charStat(m *Char) string {
 	}
 	fmt.Fprintf(&b, "  Level %d, hp %d/%d, mana %d/%d, moves %d/%d, gold %d, %s", m.level, m.hp, m.maxHP, m.mana, m.maxM, m.mv, m.maxMv, m.gold, m.pos)
 	if m.fighting != nil {
-		fmt.Fprintf(&b, ", fighting %s", content.EscapeMarkup(m.fighting.short()))
+		fmt.Fprintf(&b, ", fighting %s", markup.Escape(m.fighting.short()))
 	}
 	b.WriteByte('\n')
 	if len(m.affects) > 0 {
@@ -362,7 +363,7 @@ func (z *Zone) charStat(m *Char) string {
 	}
 	var items []string
 	for _, it := range m.carried() {
-		items = append(items, content.EscapeMarkup(it.short())+" ("+it.proto.Ref+")")
+		items = append(items, markup.Escape(it.short())+" ("+it.proto.Ref+")")
 	}
 	fmt.Fprintf(&b, "  Carries: %s", orNone(strings.Join(items, ", ")))
 	return b.String()
@@ -372,7 +373,7 @@ func (z *Zone) charStat(m *Char) string {
 func (z *Zone) itemStat(it *Item) string {
 	p := it.proto
 	var b strings.Builder
-	fmt.Fprintf(&b, "{W}Item %s{x}: %s (durable id %d)\n", p.Ref, content.EscapeMarkup(p.Short), it.id)
+	fmt.Fprintf(&b, "{W}Item %s{x}: %s (durable id %d)\n", p.Ref, markup.Escape(p.Short), it.id)
 	if p.Type == content.ItemCorpse {
 		b.WriteString("  Written: nowhere (a corpse, made when its mob died)\n")
 	} else {
@@ -381,13 +382,13 @@ func (z *Zone) itemStat(it *Item) string {
 	fmt.Fprintf(&b, "  Type %s, level %d, weight %d, value %d, flags %s\n", p.Type, p.Level, p.Weight, p.Value, flagList(p.Flags.Names()))
 	switch {
 	case it.carrier != nil && it.slot >= 0:
-		fmt.Fprintf(&b, "  Worn by %s\n", content.EscapeMarkup(it.carrier.short()))
+		fmt.Fprintf(&b, "  Worn by %s\n", markup.Escape(it.carrier.short()))
 	case it.carrier != nil:
-		fmt.Fprintf(&b, "  Carried by %s\n", content.EscapeMarkup(it.carrier.short()))
+		fmt.Fprintf(&b, "  Carried by %s\n", markup.Escape(it.carrier.short()))
 	case it.room != nil:
 		fmt.Fprintf(&b, "  Lying in %s\n", it.room.ref())
 	case it.in != nil:
-		fmt.Fprintf(&b, "  Inside %s\n", content.EscapeMarkup(it.in.short()))
+		fmt.Fprintf(&b, "  Inside %s\n", markup.Escape(it.in.short()))
 	}
 	if it.isContainer() {
 		state := "open"
@@ -558,14 +559,14 @@ func (g *gathering) add(text string) {
 func (z *Zone) whereLines(arg string) []string {
 	if name, ok := strings.CutPrefix(arg, "player:"); ok {
 		if c := z.players[name]; c != nil && c.room != nil {
-			return []string{fmt.Sprintf("%s is in %s, %s (%s).", name, z.id, content.EscapeMarkup(c.room.proto.Name), c.room.ref())}
+			return []string{fmt.Sprintf("%s is in %s, %s (%s).", name, z.id, markup.Escape(c.room.proto.Name), c.room.ref())}
 		}
 		return nil
 	}
 	var out []string
 	for _, o := range z.chars {
 		if o.mob != nil && z.holds(o) && o.room != nil && matches(arg, o.keywords()) {
-			out = append(out, fmt.Sprintf("%-28s %s (%s)", content.EscapeMarkup(o.short()), o.room.ref(), o.mob.Ref))
+			out = append(out, fmt.Sprintf("%-28s %s (%s)", markup.Escape(o.short()), o.room.ref(), o.mob.Ref))
 		}
 	}
 	return out
@@ -679,7 +680,7 @@ func (z *Zone) purgeFrom(c *Char, what, by string) string {
 	z.recalc(c)
 	z.dirty(c)
 	z.prompt(c)
-	return fmt.Sprintf("Took %d item(s) from %s: %s.", len(gone), c.name, content.EscapeMarkup(strings.Join(shorts, ", ")))
+	return fmt.Sprintf("Took %d item(s) from %s: %s.", len(gone), c.name, markup.Escape(strings.Join(shorts, ", ")))
 }
 
 // cmdLoad makes a mob or an item from its prototype.
@@ -704,7 +705,7 @@ func (z *Zone) cmdLoad(c *Char, args string) {
 		default:
 			m := z.spawnMob(p, c.room)
 			z.act(c.room, nil, m, "$n appears.")
-			z.sendLine(c, "Loaded "+content.EscapeMarkup(m.short())+" here.")
+			z.sendLine(c, "Loaded "+markup.Escape(m.short())+" here.")
 		}
 	case content.KindItem:
 		p := z.set.Items[ref]
@@ -716,7 +717,7 @@ func (z *Zone) cmdLoad(c *Char, args string) {
 		default:
 			it := z.newItem(p)
 			z.itemToChar(it, c)
-			z.sendLine(c, "Loaded "+content.EscapeMarkup(it.short())+" into your inventory.")
+			z.sendLine(c, "Loaded "+markup.Escape(it.short())+" into your inventory.")
 		}
 	}
 }
@@ -780,7 +781,7 @@ func (z *Zone) cmdScripterrors(c *Char, args string) {
 func (z *Zone) scriptErrorLines() []string {
 	out := make([]string, 0, len(z.scriptErrs))
 	for _, e := range z.scriptErrs {
-		out = append(out, fmt.Sprintf("%s %s %s: %s", e.at.UTC().Format("15:04:05"), z.id, e.key, content.EscapeMarkup(e.msg)))
+		out = append(out, fmt.Sprintf("%s %s %s: %s", e.at.UTC().Format("15:04:05"), z.id, e.key, markup.Escape(e.msg)))
 	}
 	return out
 }

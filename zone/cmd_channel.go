@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"zonemud/content"
+	"zonemud/internal/markup"
 )
 
 // maxChannelRunes caps one channel line: a 4 KiB line is refused, not
@@ -97,7 +98,7 @@ func (z *Zone) channel(c *Char, word, args string) bool {
 		Line: channelLineText(ch, c.name, text),
 	}
 	// Encoded once for the world, not once per listener.
-	b, err := json.Marshal(gmcpChannelText{Channel: ch.Name, Talker: c.name, Text: content.StripMarkup(text)})
+	b, err := json.Marshal(gmcpChannelText{Channel: ch.Name, Talker: c.name, Text: markup.Strip(text)})
 	if err == nil {
 		l.GMCP = b
 	}

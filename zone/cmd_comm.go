@@ -3,8 +3,8 @@ package zone
 import (
 	"strings"
 
-	"zonemud/content"
 	"zonemud/internal/act"
+	"zonemud/internal/markup"
 )
 
 // act tells everyone in room but skip what actor did. In format, $n is the
@@ -96,7 +96,7 @@ func hasListener(room *Room, skip *Char) bool {
 
 // cmdSay speaks to the room.
 func (z *Zone) cmdSay(c *Char, args string) {
-	text := content.EscapeMarkup(strings.TrimSpace(args))
+	text := markup.Escape(strings.TrimSpace(args))
 	if text == "" {
 		z.sendLine(c, "Say what?")
 		return
@@ -117,7 +117,7 @@ const askUsage = `ask <someone> <text>
 func (z *Zone) cmdAsk(c *Char, args string) {
 	who, rest := firstWord(strings.TrimSpace(args))
 	raw := strings.TrimSpace(rest)
-	text := content.EscapeMarkup(raw)
+	text := markup.Escape(raw)
 	if who == "" || text == "" {
 		z.sendLine(c, "Ask whom what? ask <someone> <text>")
 		return
@@ -145,7 +145,7 @@ func (z *Zone) cmdAsk(c *Char, args string) {
 
 // cmdEmote shows an action to the room.
 func (z *Zone) cmdEmote(c *Char, args string) {
-	text := content.EscapeMarkup(strings.TrimSpace(args))
+	text := markup.Escape(strings.TrimSpace(args))
 	if text == "" {
 		z.sendLine(c, "Emote what?")
 		return

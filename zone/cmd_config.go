@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"zonemud/content"
+	"zonemud/internal/markup"
 	"zonemud/internal/prompt"
 )
 
@@ -26,22 +26,22 @@ func (z *Zone) cmdColor(c *Char, args string) {
 			how = "set by you"
 		}
 		z.sendLine(c, fmt.Sprintf("Colour: %s (%s; your client reported %s). Try: color {R}256{x}, color off, color auto.",
-			content.ColorLevel(inf.Color), how, content.ColorLevel(inf.Reported)))
+			inf.Color, how, inf.Reported))
 		return
 	case "auto", "default":
 		c.pl.settings.Color = ""
-		s.SetColor(-1)
+		s.ResetColor()
 		z.dirty(c)
 		z.sendLine(c, "Colour now follows what your client reported.")
 		return
 	}
-	lvl, ok := content.ParseColorLevel(arg)
+	lvl, ok := markup.Parse(arg)
 	if !ok {
 		z.sendLine(c, colorUsage)
 		return
 	}
 	c.pl.settings.Color = lvl.String()
-	s.SetColor(int(lvl))
+	s.SetColor(lvl)
 	z.dirty(c)
 	z.sendLine(c, "Colour set to "+lvl.String()+".")
 }
@@ -54,13 +54,13 @@ func (z *Zone) applySettings(c *Char) {
 	}
 	switch {
 	case c.pl.settings.ScreenReader:
-		s.SetColor(int(content.ColorNone))
+		s.SetColor(markup.None)
 	case c.pl.settings.Color != "":
-		if lvl, ok := content.ParseColorLevel(c.pl.settings.Color); ok {
-			s.SetColor(int(lvl))
+		if lvl, ok := markup.Parse(c.pl.settings.Color); ok {
+			s.SetColor(lvl)
 		}
 	default:
-		s.SetColor(-1)
+		s.ResetColor()
 	}
 }
 
@@ -145,7 +145,7 @@ func (z *Zone) cmdSSHKey(c *Char, args string) {
 	z.shard.SSHKeys(c.name, op, rest, func(reply string) {
 		lines := strings.Split(reply, "\n")
 		for i, l := range lines {
-			lines[i] = content.EscapeMarkup(l)
+			lines[i] = markup.Escape(l)
 		}
 		answer(strings.Join(lines, "\n"))
 	})
@@ -175,7 +175,7 @@ func (z *Zone) cmdPrompt(c *Char, args string) {
 	switch strings.ToLower(format) {
 	case "":
 		if f := c.pl.settings.Prompt; f != "" {
-			z.sendLine(c, "Your prompt is: "+content.EscapeMarkup(f)+"\nIt shows: "+string(prompt.Render(nil, f, promptSource{z, c})))
+			z.sendLine(c, "Your prompt is: "+markup.Escape(f)+"\nIt shows: "+string(prompt.Render(nil, f, promptSource{z, c})))
 		} else {
 			z.sendLine(c, "Your prompt is the default one. Set your own with prompt <format>, for example:\n  prompt %h/%H hp %m mana %v mv %g gold %x tnl %r %e %c\nhelp prompt lists the tokens.")
 		}
@@ -187,7 +187,7 @@ func (z *Zone) cmdPrompt(c *Char, args string) {
 		return
 	}
 	if err := prompt.Check(format); err != nil {
-		z.sendLine(c, "That cannot be your prompt: "+content.EscapeMarkup(err.Error())+".")
+		z.sendLine(c, "That cannot be your prompt: "+markup.Escape(err.Error())+".")
 		return
 	}
 	c.pl.settings.Prompt = format

@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"zonemud/content"
+	"zonemud/internal/markup"
 )
 
 // Following and parties. A player follows another by choice (follow), and
@@ -295,7 +296,7 @@ func (z *Zone) cmdGsay(c *Char, args string) {
 	}
 	z.sendLine(c, "You tell your party, '{G}"+text+"{x}'")
 	if c.pl.sess != nil {
-		c.pl.sess.GMCP("Comm.Channel.Text", gmcpChannelText{Channel: "party", Talker: c.name, Text: content.StripMarkup(text)})
+		c.pl.sess.GMCP("Comm.Channel.Text", gmcpChannelText{Channel: "party", Talker: c.name, Text: markup.Strip(text)})
 	}
 	for _, m := range append([]string{leader}, members...) {
 		if m != c.name {
@@ -317,7 +318,7 @@ func (z *Zone) memberLine(o *Char, leader string) string {
 		tag = " (leader)"
 	}
 	return fmt.Sprintf("  %-12s lvl %-3d hp %d/%d  mana %d/%d  moves %d/%d  in %s%s",
-		o.name, o.level, o.hp, o.maxHP, o.mana, o.maxM, o.mv, o.maxMv, content.EscapeMarkup(o.room.proto.Name), tag)
+		o.name, o.level, o.hp, o.maxHP, o.mana, o.maxM, o.mv, o.maxMv, markup.Escape(o.room.proto.Name), tag)
 }
 
 // handleGroupStat answers a groupStatMsg for a member here, or passes it

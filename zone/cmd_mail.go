@@ -7,8 +7,8 @@ import (
 	"strings"
 	"time"
 
-	"zonemud/content"
 	"zonemud/internal/mail"
+	"zonemud/internal/markup"
 )
 
 const mailUsage = "mail [<player> | read <n> | delete <n>]\n" +
@@ -148,7 +148,7 @@ func mailList(ls []mail.Letter, err error) string {
 		if !l.Read {
 			mark = "new"
 		}
-		fmt.Fprintf(&b, "\n  %2d  %s  %s  %-12s %s", i+1, mark, l.At.UTC().Format("Jan _2 15:04"), l.From, content.EscapeMarkup(l.Subject))
+		fmt.Fprintf(&b, "\n  %2d  %s  %s  %-12s %s", i+1, mark, l.At.UTC().Format("Jan _2 15:04"), l.From, markup.Escape(l.Subject))
 	}
 	b.WriteString("\nType mail read <n> to read one.")
 	return b.String()
@@ -162,9 +162,9 @@ func mailRead(n int, l mail.Letter, err error) string {
 		return "The post is closed for now; try again later."
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "Letter %d, from %s, %s UTC\nSubject: %s\n", n, l.From, l.At.UTC().Format("Jan _2 15:04"), content.EscapeMarkup(l.Subject))
+	fmt.Fprintf(&b, "Letter %d, from %s, %s UTC\nSubject: %s\n", n, l.From, l.At.UTC().Format("Jan _2 15:04"), markup.Escape(l.Subject))
 	for _, line := range strings.Split(l.Body, "\n") {
-		b.WriteString("\n" + content.EscapeMarkup(line))
+		b.WriteString("\n" + markup.Escape(line))
 	}
 	return b.String()
 }
@@ -176,5 +176,5 @@ func mailDeleted(n int, l mail.Letter, err error) string {
 	case err != nil:
 		return "The post is closed for now; try again later."
 	}
-	return fmt.Sprintf("You throw away letter %d, from %s (%s).", n, l.From, content.EscapeMarkup(l.Subject))
+	return fmt.Sprintf("You throw away letter %d, from %s (%s).", n, l.From, markup.Escape(l.Subject))
 }

@@ -8,6 +8,7 @@ import (
 	"unicode"
 
 	"zonemud/content"
+	"zonemud/internal/markup"
 )
 
 // CommRecord is what a player chose about talk, saved with the character:
@@ -97,7 +98,7 @@ func cleanText(s string) string {
 			return r
 		}, s)
 	}
-	return content.EscapeMarkup(s)
+	return markup.Escape(s)
 }
 
 func isControl(r rune) bool {

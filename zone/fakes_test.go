@@ -11,8 +11,8 @@ import (
 	"time"
 
 	"zonemud/content"
-
 	"zonemud/internal/mail"
+	"zonemud/internal/markup"
 )
 
 // In-package fakes of the roles a zone's host plays (host.go), so a zone
@@ -234,12 +234,13 @@ func (s *fakeSession) Close(msg string) {
 	s.shut = true
 }
 
-func (s *fakeSession) Width() int         { return 80 }
-func (s *fakeSession) GMCP(string, any)   {}
-func (s *fakeSession) Client() ClientInfo { return ClientInfo{Name: "fake", Transport: "telnet"} }
-func (s *fakeSession) SetColor(int)       {}
-func (s *fakeSession) Closed() bool       { s.mu.Lock(); defer s.mu.Unlock(); return s.shut }
-func (s *fakeSession) String() string     { s.mu.Lock(); defer s.mu.Unlock(); return string(s.out) }
+func (s *fakeSession) Width() int            { return 80 }
+func (s *fakeSession) GMCP(string, any)      {}
+func (s *fakeSession) Client() ClientInfo    { return ClientInfo{Name: "fake", Transport: "telnet"} }
+func (s *fakeSession) SetColor(markup.Level) {}
+func (s *fakeSession) ResetColor()           {}
+func (s *fakeSession) Closed() bool          { s.mu.Lock(); defer s.mu.Unlock(); return s.shut }
+func (s *fakeSession) String() string        { s.mu.Lock(); defer s.mu.Unlock(); return string(s.out) }
 
 // fakeRouting is the Routing role over a fakeDirectory: a move delivers
 // the handoff and places the character in its new zone, a hand-back

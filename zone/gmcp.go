@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"zonemud/content"
+	"zonemud/internal/markup"
 )
 
 // GMCP Room.Info, in the IRE shape Mudlet's mapper reads: num is the room's
@@ -39,7 +40,7 @@ type lazyRoomInfo struct {
 
 func (l lazyRoomInfo) MarshalJSON() ([]byte, error) {
 	r := l.r
-	info := gmcpRoomInfo{Num: r.Num, Name: content.StripMarkup(r.Name), Area: l.area, Environment: r.Environment, Exits: map[string]int{}}
+	info := gmcpRoomInfo{Num: r.Num, Name: markup.Strip(r.Name), Area: l.area, Environment: r.Environment, Exits: map[string]int{}}
 	if r.HasCoords {
 		info.Coords = strconv.Itoa(r.Coords[0]) + "," + strconv.Itoa(r.Coords[1]) + "," + strconv.Itoa(r.Coords[2])
 	}
@@ -70,7 +71,7 @@ type gmcpChannelText struct {
 // (the speaker gets its own copy too: clients log both sides).
 func (z *Zone) gmcpChannel(room *Room, from *Char, channel, text string) {
 	// Encoded once for the whole room, not once per listener.
-	b, err := json.Marshal(gmcpChannelText{Channel: channel, Talker: from.short(), Text: content.StripMarkup(text)})
+	b, err := json.Marshal(gmcpChannelText{Channel: channel, Talker: from.short(), Text: markup.Strip(text)})
 	if err != nil {
 		return // three strings always encode
 	}
@@ -84,7 +85,7 @@ func (z *Zone) gmcpChannel(room *Room, from *Char, channel, text string) {
 
 func (z *Zone) gmcpTell(to *Char, from, text string) {
 	if to.pl.sess != nil {
-		to.pl.sess.GMCP("Comm.Channel.Text", gmcpChannelText{Channel: "tell", Talker: from, Text: content.StripMarkup(text)})
+		to.pl.sess.GMCP("Comm.Channel.Text", gmcpChannelText{Channel: "tell", Talker: from, Text: markup.Strip(text)})
 	}
 }
 

@@ -10,7 +10,7 @@ import (
 	"testing"
 	"testing/synctest"
 
-	"zonemud/content"
+	"zonemud/internal/markup"
 	"zonemud/zone"
 )
 
@@ -70,7 +70,7 @@ func lineDiff(want, got string) string {
 type screenSession struct {
 	benchSession
 	width  int
-	color  content.ColorLevel
+	color  markup.Level
 	reader bool // the client reports a screen reader
 
 	mu  sync.Mutex
@@ -79,12 +79,12 @@ type screenSession struct {
 
 func (s *screenSession) Width() int { return s.width }
 func (s *screenSession) Client() zone.ClientInfo {
-	return zone.ClientInfo{Name: "golden", Transport: "telnet", Color: int(s.color), Reported: int(s.color), ScreenReader: s.reader, UTF8: true}
+	return zone.ClientInfo{Name: "golden", Transport: "telnet", Color: s.color, Reported: s.color, ScreenReader: s.reader, UTF8: true}
 }
 func (s *screenSession) Write(p []byte, prompt bool) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.out.Write(content.RenderMarkup(nil, p, s.color))
+	s.out.Write(markup.Render(nil, p, s.color))
 	if prompt {
 		s.out.WriteString("<prompt>\n")
 	}
@@ -129,7 +129,7 @@ func screen(t *testing.T, s *screenSession, cmds ...string) []string {
 // The room as a player sees it, at every colour level and at a narrow,
 // the usual and a wide window, and for a screen reader.
 func TestGolden_Room(t *testing.T) {
-	levels := []content.ColorLevel{content.ColorNone, content.Color16, content.Color256, content.ColorTrue}
+	levels := []markup.Level{markup.None, markup.Color16, markup.Color256, markup.TrueColor}
 	for _, width := range []int{40, 80, 132} {
 		for _, lvl := range levels {
 			t.Run(fmt.Sprintf("w%d-%s", width, lvl), func(t *testing.T) {
@@ -139,7 +139,7 @@ func TestGolden_Room(t *testing.T) {
 		}
 	}
 	t.Run("screenreader", func(t *testing.T) {
-		s := &screenSession{width: 80, color: content.ColorNone, reader: true}
+		s := &screenSession{width: 80, color: markup.None, reader: true}
 		golden(t, "room-screenreader.txt", screen(t, s, "look")[0])
 	})
 }
@@ -149,7 +149,7 @@ func TestGolden_Room(t *testing.T) {
 func TestGolden_Help(t *testing.T) {
 	for _, width := range []int{40, 80} {
 		t.Run(fmt.Sprintf("w%d", width), func(t *testing.T) {
-			s := &screenSession{width: width, color: content.Color16}
+			s := &screenSession{width: width, color: markup.Color16}
 			cmds := []string{"help", "help newbie", "help look", "commands"}
 			var b strings.Builder
 			for i, out := range screen(t, s, cmds...) {
@@ -162,6 +162,6 @@ func TestGolden_Help(t *testing.T) {
 
 // score for a new character, with colour.
 func TestGolden_Score(t *testing.T) {
-	s := &screenSession{width: 80, color: content.Color256}
+	s := &screenSession{width: 80, color: markup.Color256}
 	golden(t, "score.txt", screen(t, s, "score")[0])
 }

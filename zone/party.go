@@ -4,7 +4,7 @@ import (
 	"encoding/json"
 	"strings"
 
-	"zonemud/content"
+	"zonemud/internal/markup"
 )
 
 // What a party shares across zones: its talk (gsay), its members' vitals
@@ -99,7 +99,7 @@ func (z *Zone) handlePartyTalk(m partyMsg) {
 	}
 	z.sendLine(c, m.from+" tells the party, '{G}"+m.text+"{x}'")
 	if c.pl.sess != nil {
-		c.pl.sess.GMCP("Comm.Channel.Text", gmcpChannelText{Channel: "party", Talker: m.from, Text: content.StripMarkup(m.text)})
+		c.pl.sess.GMCP("Comm.Channel.Text", gmcpChannelText{Channel: "party", Talker: m.from, Text: markup.Strip(m.text)})
 	}
 }
 
@@ -125,7 +125,7 @@ func (z *Zone) publishParty(c *Char, force bool) {
 	}
 	m := PartyMember{
 		Name: c.name, Level: c.level, HP: c.hp, MaxHP: c.maxHP, Mana: c.mana, MaxMana: c.maxM,
-		Moves: c.mv, MaxMoves: c.maxMv, Room: content.StripMarkup(c.room.proto.Name),
+		Moves: c.mv, MaxMoves: c.maxMv, Room: markup.Strip(c.room.proto.Name),
 	}
 	if !force && m == p.partyPub {
 		return

@@ -7,6 +7,7 @@ import (
 
 	"zonemud/content"
 	"zonemud/content/quest"
+	"zonemud/internal/markup"
 )
 
 // Quests. Their definitions are content (content/quest.go); each player's
@@ -109,7 +110,7 @@ func (z *Zone) refShort(ref string) string {
 }
 
 func (z *Zone) stepText(st content.QuestStep) string {
-	return content.StripMarkup(quest.StepText(st, z.refShort))
+	return markup.Strip(quest.StepText(st, z.refShort))
 }
 
 // stepLine is a step with its count: "Kill giant rats (1/3)".
@@ -276,7 +277,7 @@ func (z *Zone) questAccept(c *Char, arg string) {
 	z.dirty(c)
 	line := "{Y}You take on " + q.Name + ".{x}"
 	if q.Description != "" {
-		line += "\n" + wrap(content.StripMarkup(q.Description), z.width(c))
+		line += "\n" + wrap(markup.Strip(q.Description), z.width(c))
 	}
 	z.sendLine(c, line+"\nFirst: "+z.stepLine(q, 0, 0)+".")
 	z.gmcpQuests(c)
@@ -317,7 +318,7 @@ func (z *Zone) questInfo(c *Char, arg string) {
 		b.WriteString(", after " + strings.Join(names, ", "))
 	}
 	if q.Description != "" {
-		b.WriteString("\n" + wrap(content.StripMarkup(q.Description), z.width(c)))
+		b.WriteString("\n" + wrap(markup.Strip(q.Description), z.width(c)))
 	}
 	p := l.Find(q.ID)
 	done := l.IsDone(q.ID)
@@ -613,7 +614,7 @@ func (z *Zone) gmcpQuests(c *Char) {
 			continue
 		}
 		st := q.Steps[p.Step]
-		v.Active = append(v.Active, gmcpQuest{ID: q.ID, Name: content.StripMarkup(q.Name), Step: p.Step + 1, Steps: len(q.Steps),
+		v.Active = append(v.Active, gmcpQuest{ID: q.ID, Name: markup.Strip(q.Name), Step: p.Step + 1, Steps: len(q.Steps),
 			Text: z.stepText(st), Count: p.Count, Needed: st.Count})
 	}
 	c.pl.sess.GMCP("Char.Quests", v)

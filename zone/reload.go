@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"zonemud/content"
+	"zonemud/internal/markup"
 	"zonemud/script"
 )
 
@@ -367,7 +368,7 @@ func (r ReloadReport) text(limit int) string {
 				fmt.Fprintf(&b, "  ... and %d more: type reload, or run zonemud check, to see them all.\n", len(r.Problems)-limit)
 				break
 			}
-			b.WriteString("  " + content.EscapeMarkup(p.String()) + "\n")
+			b.WriteString("  " + markup.Escape(p.String()) + "\n")
 		}
 	case r.Restored:
 		fmt.Fprintf(&b, "{G}Reload{x} (%s): nothing changed: the files are back to the running version %d, and the problems of the refused reload are gone.\n", r.Trigger, r.Version)
@@ -376,7 +377,7 @@ func (r ReloadReport) text(limit int) string {
 	default:
 		fmt.Fprintf(&b, "{G}Reload applied{x} (%s): the world runs version %d.\n", r.Trigger, r.Version)
 		for _, c := range r.Changes {
-			b.WriteString("  " + content.EscapeMarkup(c) + "\n")
+			b.WriteString("  " + markup.Escape(c) + "\n")
 		}
 		fmt.Fprintf(&b, "  Read and checked in %s; applied in %s", roundDur(r.Loaded), roundDur(r.Applied))
 		if r.PauseZone != "" {
@@ -388,7 +389,7 @@ func (r ReloadReport) text(limit int) string {
 		}
 	}
 	for _, c := range r.Copies {
-		b.WriteString("  " + content.EscapeMarkup(c) + "\n")
+		b.WriteString("  " + markup.Escape(c) + "\n")
 	}
 	if !r.Refused() {
 		for i, w := range r.Warnings {
@@ -396,7 +397,7 @@ func (r ReloadReport) text(limit int) string {
 				fmt.Fprintf(&b, "  ... and %d more warnings: run zonemud check to see them all.\n", len(r.Warnings)-limit)
 				break
 			}
-			b.WriteString("  {Y}warning:{x} " + content.EscapeMarkup(w) + "\n")
+			b.WriteString("  {Y}warning:{x} " + markup.Escape(w) + "\n")
 		}
 	}
 	return strings.TrimRight(b.String(), "\n")

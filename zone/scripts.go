@@ -8,6 +8,7 @@ import (
 
 	"zonemud/content"
 	"zonemud/internal/logev"
+	"zonemud/internal/markup"
 	"zonemud/script"
 )
 
@@ -158,7 +159,7 @@ func (z *Zone) scriptPulse() {
 	msg := fmt.Sprintf("zone %s: %s. Heaviest: %s", z.id, strings.Join(what, "; "), strings.Join(parts, ", "))
 	z.log.Warn("zone: the scripts' budget was spent", logev.ID(7201), "pulses", z.overruns, "ticks_skipped", z.tickSkipped,
 		"triggers_waited", z.trigWaited, "triggers_skipped", z.trigSkipped, "heaviest", strings.Join(parts, ", "))
-	z.tellBuilders("{Y}[script]{x} " + content.EscapeMarkup(msg))
+	z.tellBuilders("{Y}[script]{x} " + markup.Escape(msg))
 	z.overruns, z.tickSkipped, z.trigWaited, z.trigSkipped = 0, 0, 0, 0
 	z.budgetReported = z.pulses.now
 }
@@ -464,7 +465,7 @@ func (z *Zone) refusedMove(c *Char, d content.Dir, key string) bool {
 // reportScript shows a script failure to the zone's builders who are
 // online here (and admins), and logs it at most once per script a minute.
 func (z *Zone) reportScript(key, msg string) {
-	z.tellBuilders("{R}[script]{x} " + content.EscapeMarkup(msg))
+	z.tellBuilders("{R}[script]{x} " + markup.Escape(msg))
 	z.noteScriptError(key, msg)
 	now := time.Now()
 	if last, ok := z.scriptLogged[key]; ok && now.Sub(last) < time.Minute {
@@ -680,7 +681,7 @@ func (h scriptHost) Say(from script.ID, text string) bool {
 	if c == nil || c.room == nil {
 		return false
 	}
-	line := capFirst(c.short()) + " says, '{W}" + content.EscapeMarkup(text) + "{x}'"
+	line := capFirst(c.short()) + " says, '{W}" + markup.Escape(text) + "{x}'"
 	h.broadcastRoom(c.room, c, line)
 	return true
 }
@@ -690,7 +691,7 @@ func (h scriptHost) Emote(from script.ID, text string) bool {
 	if c == nil || c.room == nil {
 		return false
 	}
-	h.broadcastRoom(c.room, c, capFirst(c.short())+" "+content.EscapeMarkup(text))
+	h.broadcastRoom(c.room, c, capFirst(c.short())+" "+markup.Escape(text))
 	return true
 }
 
@@ -913,7 +914,7 @@ func (h scriptHost) Log(key, text string) {
 	h.z.log.Info("zone: a script logged a line", logev.ID(7203), "script", key, "text", text)
 	for _, c := range h.z.players {
 		if h.z.isBuilder(c.name) || (c.pl.builder && c.mayBuild(h.z.template)) {
-			h.z.sendLine(c, "{K}[log "+key+"]{x} "+content.EscapeMarkup(text))
+			h.z.sendLine(c, "{K}[log "+key+"]{x} "+markup.Escape(text))
 			h.z.prompt(c)
 		}
 	}

@@ -1,5 +1,7 @@
 package zone
 
+import "zonemud/internal/markup"
+
 // Shard is what a zone needs of the world that hosts it: the roles of
 // host.go, with the admin roles (admin.go) and talk across zones
 // (comm_shard.go) behind their own doors. The world implements it; zone
@@ -47,18 +49,19 @@ type Session interface {
 	Closed() bool
 	// Client is what the connection knows of its client.
 	Client() ClientInfo
-	// SetColor overrides the colour level the client reported; -1 goes
-	// back to what the client reported.
-	SetColor(level int)
+	// SetColor overrides the colour level the client reported.
+	SetColor(level markup.Level)
+	// ResetColor goes back to the level the client reported.
+	ResetColor()
 }
 
 // ClientInfo is what a session knows of its client.
 type ClientInfo struct {
-	Name         string // "mudlet", "tintin++", "ssh", "telnet"
-	Transport    string // "telnet" or "ssh"
-	Color        int    // the colour level output is rendered at (a content.ColorLevel)
-	Reported     int    // the level the client itself reported
-	ScreenReader bool   // the client said a screen reader is in use (MTTS 64)
+	Name         string       // "mudlet", "tintin++", "ssh", "telnet"
+	Transport    string       // "telnet" or "ssh"
+	Color        markup.Level // the colour level output is rendered at
+	Reported     markup.Level // the level the client itself reported
+	ScreenReader bool         // the client said a screen reader is in use (MTTS 64)
 	UTF8         bool
 	// Addr is the address the per-address limits count the connection
 	// under (an IPv4 address or an IPv6 block); "" when they exempt it

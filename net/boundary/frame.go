@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"math"
 	"unicode/utf8"
+
+	"zonemud/internal/markup"
 )
 
 // Version is the newest protocol version this build speaks; MinVersion the
@@ -84,7 +86,7 @@ type Client struct {
 	Width, Height uint32
 	Name          string // "mudlet", "tintin++", "ssh", "telnet", "web"
 	Terminal      string
-	Color         uint8 // a world.ColorLevel: 0 none, 1 16, 2 256, 3 true colour
+	Color         markup.Level // on the wire one byte: 0 none, 1 16, 2 256, 3 true colour
 	ScreenReader  bool
 	UTF8          bool
 	MCCP          bool // output is compressed now
@@ -104,9 +106,10 @@ type Attach struct {
 	Account       string
 	Authenticated bool
 	Client        Client
-	GMCP          []string // the GMCP packages the client asked for, lower case
-	Color         int32    // the colour override, -1 for the client's own
-	Seq           uint64   // the last input sequence number the game applied
+	GMCP          []string     // the GMCP packages the client asked for, lower case
+	Color         markup.Level // the colour override, when ColorSet
+	ColorSet      bool         // false: the client's own level (on the wire, Color -1)
+	Seq           uint64       // the last input sequence number the game applied
 }
 
 // Input is a line the player typed, numbered by the holder from 1 on per
@@ -189,10 +192,11 @@ type Output struct {
 
 // State is what the game wants handed back at the next Attach.
 type State struct {
-	Session uint64
-	Account string // "" until the login is done
-	Color   int32
-	GMCP    []string
+	Session  uint64
+	Account  string       // "" until the login is done
+	Color    markup.Level // the colour override, when ColorSet
+	ColorSet bool         // as in Attach
+	GMCP     []string
 }
 
 // Close tells the holder to close the player's connection once the output
@@ -320,7 +324,7 @@ func (c *Client) put(e *enc) {
 	e.u32(c.Height)
 	e.str(c.Name)
 	e.str(c.Terminal)
-	e.b = append(e.b, c.Color)
+	e.b = append(e.b, byte(c.Color))
 	e.bool(c.ScreenReader)
 	e.bool(c.UTF8)
 	e.bool(c.MCCP)
@@ -330,7 +334,7 @@ func (c *Client) put(e *enc) {
 func (c *Client) get(d *dec) {
 	c.Width, c.Height = d.u32(), d.u32()
 	c.Name, c.Terminal = d.str(), d.str()
-	if c.Color = d.byte(); c.Color > 3 {
+	if c.Color = markup.Level(d.byte()); !c.Color.Valid() {
 		d.fail("colour level %d", c.Color)
 	}
 	c.ScreenReader, c.UTF8, c.MCCP, c.GMCP = d.bool(), d.bool(), d.bool(), d.bool()
@@ -345,7 +349,7 @@ func (f *Attach) put(e *enc) {
 	e.bool(f.Authenticated)
 	f.Client.put(e)
 	e.strs(f.GMCP)
-	e.iv(int64(f.Color))
+	e.color(f.Color, f.ColorSet)
 	e.uv(f.Seq)
 }
 
@@ -355,21 +359,21 @@ func (f *Attach) get(d *dec) {
 	f.Authenticated = d.bool()
 	f.Client.get(d)
 	f.GMCP = d.strs()
-	f.Color = d.color()
+	f.Color, f.ColorSet = d.color()
 	f.Seq = d.uv()
 }
 
 func (f *State) put(e *enc) {
 	e.uv(f.Session)
 	e.str(f.Account)
-	e.iv(int64(f.Color))
+	e.color(f.Color, f.ColorSet)
 	e.strs(f.GMCP)
 }
 
 func (f *State) get(d *dec) {
 	f.Session = d.uv()
 	f.Account = d.str()
-	f.Color = d.color()
+	f.Color, f.ColorSet = d.color()
 	f.GMCP = d.strs()
 }
 
@@ -476,13 +480,27 @@ func (d *dec) u32() uint32 {
 }
 
 // color is a colour override: -1, or a level 0 to 3.
-func (d *dec) color() int32 {
-	v := d.iv()
-	if v < -1 || v > 3 {
-		d.fail("colour override %d", v)
-		return -1
+// color writes a colour override as one signed varint: the level, or -1
+// for none.
+func (e *enc) color(l markup.Level, set bool) {
+	if !set {
+		e.iv(-1)
+		return
 	}
-	return int32(v)
+	e.iv(int64(l))
+}
+
+// color reads what enc.color wrote.
+func (d *dec) color() (markup.Level, bool) {
+	v := d.iv()
+	if v == -1 {
+		return markup.None, false
+	}
+	if v < 0 || v > int64(markup.TrueColor) {
+		d.fail("colour override %d", v)
+		return markup.None, false
+	}
+	return markup.Level(v), true
 }
 
 func (d *dec) byte() byte {

@@ -9,17 +9,19 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"zonemud/internal/markup"
 )
 
 // every has one frame of each kind with every field set.
 func every() []Frame {
-	cl := Client{Width: 120, Height: 40, Name: "mudlet", Terminal: "MUDLET", Color: 2, ScreenReader: true, UTF8: true, MCCP: true, GMCP: true}
+	cl := Client{Width: 120, Height: 40, Name: "mudlet", Terminal: "MUDLET", Color: markup.Color256, ScreenReader: true, UTF8: true, MCCP: true, GMCP: true}
 	return []Frame{
 		&Hello{Min: 1, Max: 7, Build: "v1.2.3"},
 		&Welcome{Version: 1, Build: "v1.2.4"},
 		&Refuse{Reason: "no"},
 		&Attach{Session: 1 << 40, Front: "tls", Remote: "[::1]:5000", Addr: "::/64", Account: "Ada", Authenticated: true,
-			Client: cl, GMCP: []string{"char", "room.info"}, Color: -1, Seq: 99},
+			Client: cl, GMCP: []string{"char", "room.info"}, Seq: 99},
 		&Input{Session: 3, Seq: 4, Line: "say héllo"},
 		&TooLong{Session: 3, Limit: 4096},
 		&ClientChanged{Session: 3, Client: cl},
@@ -33,7 +35,7 @@ func every() []Frame {
 			{Kind: OpRaw, Data: []byte{255, 250, 201}}, {Kind: OpGMCP, Pkg: "Room.Info", Data: []byte(`{"num":1}`)},
 			{Kind: OpEchoOff}, {Kind: OpEchoOn}, {Kind: OpCompress}, {Kind: OpDecompress},
 		}},
-		&State{Session: 3, Account: "Ada", Color: 3, GMCP: []string{"char"}},
+		&State{Session: 3, Account: "Ada", Color: markup.TrueColor, ColorSet: true, GMCP: []string{"char"}},
 		&Close{Session: 3, Why: "takeover"},
 		&Detached{Session: 3, Seq: 12},
 		&Bye{Reason: "copyover"},

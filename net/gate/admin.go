@@ -48,7 +48,7 @@ func (g *Gate) Kick(match func(world.SessionInfo) bool, line string) int {
 func (s *Session) info() world.SessionInfo {
 	inf := s.c.info()
 	si := world.SessionInfo{
-		ID: s.id, Front: s.front, Client: inf.name, Color: s.colorLevel().String(),
+		ID: s.id, Front: s.front, Client: inf.name, Color: s.colorLevel(),
 		MCCP: inf.mccp, UTF8: inf.utf8, Reader: inf.screenReader, Width: inf.width,
 		Idle: time.Since(time.Unix(0, s.lastRead.Load())), Remote: s.remote.String(), Addr: addrOf(s.remote),
 	}

@@ -3,7 +3,7 @@ package gate
 import (
 	"time"
 
-	"zonemud/world"
+	"zonemud/internal/markup"
 )
 
 // evKind says what a client sent.
@@ -34,7 +34,7 @@ type event struct {
 // clientInfo is what a connection knows of its client, for rendering.
 type clientInfo struct {
 	width, height int
-	color         world.ColorLevel
+	color         markup.Level
 	screenReader  bool
 	utf8          bool
 	name          string // client name: "MUDLET", "TINTIN++", "ssh"
@@ -64,7 +64,7 @@ type conn interface {
 	// colorDepth is the colour depth output is rendered at by default, and
 	// whether a screen reader is in use: info's fields, cheaply, for every
 	// burst.
-	colorDepth() (world.ColorLevel, bool)
+	colorDepth() (markup.Level, bool)
 	remote() string
 	kind() string
 	// echoOff and echoOn are the bytes to queue around a password prompt

@@ -68,8 +68,9 @@
 //
 // The gate reaches the game only through the world: world.World (accounts,
 // Enter), world.Route, and the types the world names for it (Session,
-// ClientInfo, Account, ColorLevel, RenderMarkup). It imports world,
-// net/telnet, net/boundary and internal/queue, and none of zone, store or content
+// ClientInfo, Account). It imports world, net/telnet, net/boundary and
+// the leaves of internal/ (colour levels and their rendering are
+// internal/markup's), and none of zone, store or content
 // (imports_test.go at the repository root holds this). It must not import
 // net/sshd, which imports it.
 package gate

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"zonemud/internal/logev"
+	"zonemud/internal/markup"
 	"zonemud/internal/run"
 	"zonemud/net/boundary"
 	"zonemud/net/telnet"
@@ -207,7 +208,7 @@ func (h *Holder) ServeTelnetTLS(l net.Listener, cfg *tls.Config, plainPort strin
 // keep starts keeping a telnet connection (plain or inside TLS): it is
 // attached to the linked game, if any, and read from now on.
 func (h *Holder) keep(c net.Conn, key, front string, tc telnet.Config) {
-	hd := &held{h: h, id: h.nextID.Add(1), front: front, key: key, color: -1}
+	hd := &held{h: h, id: h.nextID.Add(1), front: front, key: key}
 	tconn := newTelnetConn(c, tc, func(p []byte) { hd.post([]boundary.Op{{Kind: boundary.OpRaw, Data: append([]byte(nil), p...)}}, false) })
 	hd.c = tconn
 	h.mu.Lock()
@@ -400,7 +401,7 @@ func (lk *holderLink) read() bool {
 		case *boundary.State:
 			if hd := lk.h.get(f.Session); hd != nil {
 				hd.mu.Lock()
-				hd.account, hd.color, hd.gmcp = f.Account, f.Color, f.GMCP
+				hd.account, hd.color, hd.colorSet, hd.gmcp = f.Account, f.Color, f.ColorSet, f.GMCP
 				hd.inGame = lk
 				hd.mu.Unlock()
 			}
@@ -435,7 +436,8 @@ func (lk *holderLink) attach(hd *held) {
 	}
 	a := &boundary.Attach{
 		Session: hd.id, Front: hd.front, Remote: hd.c.remote(), Account: hd.account,
-		Authenticated: hd.account != "", Client: hd.client(), GMCP: hd.gmcp, Color: hd.color, Seq: hd.applied,
+		Authenticated: hd.account != "", Client: hd.client(), GMCP: hd.gmcp,
+		Color: hd.color, ColorSet: hd.colorSet, Seq: hd.applied,
 	}
 	fs := append([]boundary.Frame{a}, hd.pending...)
 	if !lk.send(false, fs...) {
@@ -453,17 +455,18 @@ type held struct {
 	key   string  // immutable: its per-address key
 	c     conn    // immutable
 
-	mu      sync.Mutex
-	link    *holderLink      // guarded by mu: the game it is attached to, nil while waiting
-	seq     uint64           // guarded by mu: lines numbered
-	applied uint64           // guarded by mu: the last line a game said it took
-	pending []boundary.Frame // guarded by mu: frames waiting for a game
-	dropped bool             // guarded by mu: a pending line was dropped
-	gone    bool             // guarded by mu: the connection is over
-	account string           // guarded by mu: from State
-	inGame  *holderLink      // guarded by mu: the game whose State named the account
-	color   int32            // guarded by mu
-	gmcp    []string         // guarded by mu
+	mu       sync.Mutex
+	link     *holderLink      // guarded by mu: the game it is attached to, nil while waiting
+	seq      uint64           // guarded by mu: lines numbered
+	applied  uint64           // guarded by mu: the last line a game said it took
+	pending  []boundary.Frame // guarded by mu: frames waiting for a game
+	dropped  bool             // guarded by mu: a pending line was dropped
+	gone     bool             // guarded by mu: the connection is over
+	account  string           // guarded by mu: from State
+	inGame   *holderLink      // guarded by mu: the game whose State named the account
+	color    markup.Level     // guarded by mu: the game's override, from State
+	colorSet bool             // guarded by mu: there is one
+	gmcp     []string         // guarded by mu
 
 	omu     sync.Mutex
 	out     [][]boundary.Op // guarded by omu: bursts for the writer
@@ -476,7 +479,7 @@ func (hd *held) client() boundary.Client {
 	inf := hd.c.info()
 	return boundary.Client{
 		Width: uint32(max(inf.width, 0)), Height: uint32(max(inf.height, 0)), Name: inf.name, Terminal: inf.terminal,
-		Color: uint8(inf.color), ScreenReader: inf.screenReader, UTF8: inf.utf8, MCCP: inf.mccp,
+		Color: inf.color, ScreenReader: inf.screenReader, UTF8: inf.utf8, MCCP: inf.mccp,
 		GMCP: hd.c.gmcpFrame("", nil) != nil,
 	}
 }

@@ -14,9 +14,9 @@ import (
 	"time"
 
 	"zonemud/internal/logev"
+	"zonemud/internal/markup"
 	"zonemud/internal/run"
 	"zonemud/net/boundary"
-	"zonemud/world"
 )
 
 // The game's side of a copyover link (net/boundary): sessions whose
@@ -171,8 +171,8 @@ func (l *gameLink) attach(a *boundary.Attach) {
 	g.gr.GoWith(readerLabels, func() {
 		g.run(remote, front, func(s *Session) conn {
 			lc.s = s
-			if a.Color >= -1 {
-				s.SetColor(int(a.Color))
+			if a.ColorSet {
+				s.SetColor(a.Color)
 			}
 			if len(a.GMCP) > 0 {
 				s.handleGMCP("Core.Supports.Set", gmcpList(a.GMCP))
@@ -458,7 +458,10 @@ func (c *linkConn) detach() (*boundary.State, uint64, bool) {
 
 // linkState is what a session leaves the next game.
 func (s *Session) linkState(id uint64) *boundary.State {
-	st := &boundary.State{Session: id, Color: s.colorSet.Load()}
+	st := &boundary.State{Session: id}
+	if l := s.colorSet.Load(); l != nil {
+		st.Color, st.ColorSet = *l, true
+	}
 	if n := s.name.Load(); n != nil && s.route.Load() != nil {
 		st.Account = *n
 	}
@@ -648,14 +651,14 @@ func (c *linkConn) info() clientInfo {
 		name = c.kind()
 	}
 	return clientInfo{
-		width: int(cl.Width), height: int(cl.Height), color: world.ColorLevel(cl.Color),
+		width: int(cl.Width), height: int(cl.Height), color: cl.Color,
 		screenReader: cl.ScreenReader, utf8: cl.UTF8, name: name, terminal: cl.Terminal, mccp: cl.MCCP,
 	}
 }
 
-func (c *linkConn) colorDepth() (world.ColorLevel, bool) {
+func (c *linkConn) colorDepth() (markup.Level, bool) {
 	cl := c.cl.Load()
-	return world.ColorLevel(cl.Color), cl.ScreenReader
+	return cl.Color, cl.ScreenReader
 }
 
 func (c *linkConn) remote() string { return c.remoteS }

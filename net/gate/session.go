@@ -10,6 +10,7 @@ import (
 	"golang.org/x/time/rate"
 
 	"zonemud/internal/logev"
+	"zonemud/internal/markup"
 	"zonemud/internal/run"
 	"zonemud/world"
 )
@@ -47,8 +48,8 @@ type Session struct {
 	// was up and not cut: a quit, a takeover, idling out, a kick. Its
 	// resume token then dies with it (resume.go).
 	onPurpose atomic.Bool
-	done      chan struct{} // closed when the connection is closed, its last output written
-	colorSet  atomic.Int32  // atomic: -1 from the client, else a world.ColorLevel
+	done      chan struct{}                // closed when the connection is closed, its last output written
+	colorSet  atomic.Pointer[markup.Level] // atomic: the override of `color`, nil for the client's own
 
 	// writing is true while a writer goroutine runs, and for ever once the
 	// connection is closed; whoever sets it from false starts the writer.
@@ -82,7 +83,6 @@ func newSession(g *Gate, id uint64) *Session {
 		done: make(chan struct{}),
 		lim:  rate.NewLimiter(rate.Limit(g.cfg.LinesPerSec), g.cfg.LinesBurst),
 	}
-	s.colorSet.Store(-1)
 	return s
 }
 
@@ -230,27 +230,30 @@ func (s *Session) wantsGMCP(pkg string) bool {
 func (s *Session) Client() world.ClientInfo {
 	inf := s.c.info()
 	return world.ClientInfo{
-		Name: inf.name, Transport: s.c.kind(), Color: int(s.colorLevel()), Reported: int(inf.color),
+		Name: inf.name, Transport: s.c.kind(), Color: s.colorLevel(), Reported: inf.color,
 		ScreenReader: inf.screenReader, UTF8: inf.utf8, Addr: s.addr, Reattached: s.reattached.Load(),
 	}
 }
 
-// SetColor overrides the client's colour level; -1 restores it.
-func (s *Session) SetColor(level int) {
-	if level < -1 || level > int(world.ColorTrue) {
+// SetColor overrides the client's colour level.
+func (s *Session) SetColor(level markup.Level) {
+	if !level.Valid() {
 		return
 	}
-	s.colorSet.Store(int32(level))
+	s.colorSet.Store(&level)
 }
 
+// ResetColor goes back to the client's own colour level.
+func (s *Session) ResetColor() { s.colorSet.Store(nil) }
+
 // colorLevel is the colour level output is rendered at.
-func (s *Session) colorLevel() world.ColorLevel {
-	if v := s.colorSet.Load(); v >= 0 {
-		return world.ColorLevel(v)
+func (s *Session) colorLevel() markup.Level {
+	if l := s.colorSet.Load(); l != nil {
+		return *l
 	}
 	color, screenReader := s.c.colorDepth()
 	if screenReader {
-		return world.ColorNone // a screen reader reads escape codes aloud
+		return markup.None // a screen reader reads escape codes aloud
 	}
 	return color
 }

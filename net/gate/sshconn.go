@@ -12,8 +12,8 @@ import (
 
 	"golang.org/x/term"
 
+	"zonemud/internal/markup"
 	"zonemud/internal/run"
-	"zonemud/world"
 )
 
 // sshConn is a conn over an SSH channel with a PTY. SSH has no terminal on
@@ -25,7 +25,7 @@ type sshConn struct {
 	t      *term.Terminal
 	width  atomic.Int32
 	height atomic.Int32
-	color  world.ColorLevel // immutable
+	color  markup.Level // immutable
 	closed atomic.Bool
 	// drawn is closed once the first burst that ends in a prompt (the
 	// first question, or the game's prompt) is written, or the channel
@@ -106,18 +106,18 @@ func (c *sshConn) setSize(w, h int) {
 // termColor guesses colour depth from the PTY's TERM: truecolor for the
 // terminals that say so, 256 for xterm-likes (nearly every terminal an ssh
 // user runs), 16 for a plain vt100 or linux console, none for dumb.
-func termColor(t string) world.ColorLevel {
+func termColor(t string) markup.Level {
 	t = strings.ToLower(t)
 	switch {
 	case t == "" || t == "dumb":
-		return world.ColorNone
+		return markup.None
 	case strings.Contains(t, "truecolor") || strings.Contains(t, "24bit") || strings.Contains(t, "direct"):
-		return world.ColorTrue
+		return markup.TrueColor
 	case strings.Contains(t, "256") || strings.HasPrefix(t, "xterm") || strings.HasPrefix(t, "screen") ||
 		strings.HasPrefix(t, "tmux") || strings.Contains(t, "kitty") || strings.Contains(t, "alacritty"):
-		return world.Color256
+		return markup.Color256
 	}
-	return world.Color16
+	return markup.Color16
 }
 
 // firstRead waits, before the first read, for the first prompt to be
@@ -276,7 +276,7 @@ func (c *sshConn) close() error {
 	return c.l.Channel.Close()
 }
 
-func (c *sshConn) colorDepth() (world.ColorLevel, bool) { return c.color, false }
+func (c *sshConn) colorDepth() (markup.Level, bool) { return c.color, false }
 
 func (c *sshConn) info() clientInfo {
 	return clientInfo{

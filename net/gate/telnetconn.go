@@ -6,8 +6,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"zonemud/internal/markup"
 	"zonemud/net/telnet"
-	"zonemud/world"
 )
 
 // telnetConn is a conn over a TCP socket speaking telnet.
@@ -20,7 +20,14 @@ type telnetConn struct {
 	// about itself: the writer asks for every burst, and info for every
 	// Width and Client a zone asks. atomic: written by the reader, read by
 	// the writer and the zones.
-	depth atomic.Int32
+	depth atomic.Pointer[depth]
+}
+
+// depth is what a telnet client said of its colour: the level it renders
+// and whether a screen reader reads it.
+type depth struct {
+	level        markup.Level
+	screenReader bool
 }
 
 func newTelnetConn(c net.Conn, cfg telnet.Config, reply func([]byte)) *telnetConn {
@@ -32,11 +39,7 @@ func newTelnetConn(c net.Conn, cfg telnet.Config, reply func([]byte)) *telnetCon
 
 // noteClient works out the colour depth again from what the client said.
 func (t *telnetConn) noteClient() {
-	d := int32(colorOf(t.o.ColorLevel()))
-	if t.o.ScreenReader() {
-		d |= 1 << 8
-	}
-	t.depth.Store(d)
+	t.depth.Store(&depth{level: t.o.ColorLevel(), screenReader: t.o.ScreenReader()})
 }
 
 func (t *telnetConn) next() (event, error) {
@@ -98,21 +101,9 @@ func (t *telnetConn) gmcpFrame(pkg string, json []byte) []byte {
 	return telnet.GMCPFrame(pkg, json)
 }
 
-func (t *telnetConn) colorDepth() (world.ColorLevel, bool) {
+func (t *telnetConn) colorDepth() (markup.Level, bool) {
 	d := t.depth.Load()
-	return world.ColorLevel(d & 0xff), d&(1<<8) != 0
-}
-
-func colorOf(l telnet.ColorLevel) world.ColorLevel {
-	switch l {
-	case telnet.ColorNone:
-		return world.ColorNone
-	case telnet.ColorANSI256:
-		return world.Color256
-	case telnet.ColorTrueColor:
-		return world.ColorTrue
-	}
-	return world.Color16
+	return d.level, d.screenReader
 }
 
 func (t *telnetConn) info() clientInfo {

@@ -11,7 +11,7 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"zonemud/world"
+	"zonemud/internal/markup"
 )
 
 // The web front (net/web) upgrades an HTTP request to a WebSocket and
@@ -362,11 +362,11 @@ func (c *webConn) gmcpFrame(pkg string, j []byte) []byte {
 
 // colorDepth: a browser renders truecolour; a screen reader is whatever
 // the page said in Core.Hello.
-func (c *webConn) colorDepth() (world.ColorLevel, bool) { return world.ColorTrue, c.reader.Load() }
+func (c *webConn) colorDepth() (markup.Level, bool) { return markup.TrueColor, c.reader.Load() }
 
 func (c *webConn) info() clientInfo {
 	return clientInfo{
 		width: int(c.width.Load()), height: int(c.height.Load()),
-		color: world.ColorTrue, screenReader: c.reader.Load(), utf8: true, name: "web",
+		color: markup.TrueColor, screenReader: c.reader.Load(), utf8: true, name: "web",
 	}
 }

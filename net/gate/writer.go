@@ -9,8 +9,8 @@ import (
 	"time"
 
 	"zonemud/internal/logev"
+	"zonemud/internal/markup"
 	"zonemud/internal/run"
-	"zonemud/world"
 )
 
 // The writer: the only code that writes a session's connection. It runs
@@ -220,18 +220,18 @@ func (s *Session) leavePrompt() error {
 
 var newline = []byte("\n")
 
-func (s *Session) writeText(bp *[]byte, body []byte, level world.ColorLevel) error {
+func (s *Session) writeText(bp *[]byte, body []byte, level markup.Level) error {
 	if err := s.leavePrompt(); err != nil {
 		return err
 	}
-	*bp = world.RenderMarkup((*bp)[:0], body, level)
+	*bp = markup.Render((*bp)[:0], body, level)
 	s.w.textSince = true
 	return s.c.writeText(*bp)
 }
 
 // writePrompt writes the burst's prompt: after a blank line if text came
 // since the last one (a game prompt), marked for the client (EOR or GA).
-func (s *Session) writePrompt(bp *[]byte, prompt []byte, blank bool, level world.ColorLevel) error {
+func (s *Session) writePrompt(bp *[]byte, prompt []byte, blank bool, level markup.Level) error {
 	if err := s.leavePrompt(); err != nil {
 		return err
 	}
@@ -239,7 +239,7 @@ func (s *Session) writePrompt(bp *[]byte, prompt []byte, blank bool, level world
 	if blank && s.w.textSince {
 		*bp = append(*bp, '\n')
 	}
-	*bp = world.RenderMarkup(*bp, prompt, level)
+	*bp = markup.Render(*bp, prompt, level)
 	s.typed.Store(false) // a line from here on was typed at this prompt
 	s.w.atPrompt, s.w.textSince = true, false
 	return s.c.writePrompt(*bp)

@@ -3,6 +3,8 @@ package telnet
 import (
 	"sync"
 	"sync/atomic"
+
+	"zonemud/internal/markup"
 )
 
 // Config sets the limits of one connection and the options the server
@@ -129,7 +131,7 @@ func (o *Options) Client() ClientInfo { return *o.client.Load() }
 
 // ColorLevel returns the colour depth derived from Client; see
 // ClientInfo.ColorLevel.
-func (o *Options) ColorLevel() ColorLevel { return o.Client().ColorLevel() }
+func (o *Options) ColorLevel() markup.Level { return o.Client().ColorLevel() }
 
 // ScreenReader reports whether the client set MTTS bit 64 (screen reader).
 func (o *Options) ScreenReader() bool { return o.Client().MTTS&mttsScreenReader != 0 }

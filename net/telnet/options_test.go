@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"strings"
 	"testing"
+
+	"zonemud/internal/markup"
 )
 
 func TestOptions_Start(t *testing.T) {
@@ -100,8 +102,8 @@ func TestOptions_Negotiation(t *testing.T) {
 			if got := o.Client(); got != want {
 				t.Errorf("Client() = %+v, want %+v", got, want)
 			}
-			if !o.UTF8() || !o.ScreenReader() || o.ColorLevel() != ColorANSI256 {
-				t.Errorf("UTF8 %v ScreenReader %v ColorLevel %v, want true true ansi256", o.UTF8(), o.ScreenReader(), o.ColorLevel())
+			if !o.UTF8() || !o.ScreenReader() || o.ColorLevel() != markup.Color256 {
+				t.Errorf("UTF8 %v ScreenReader %v ColorLevel %v, want true true 256", o.UTF8(), o.ScreenReader(), o.ColorLevel())
 			}
 		}},
 		{name: "TTYPE repeat ends the cycle", steps: []exchange{
@@ -113,8 +115,8 @@ func TestOptions_Negotiation(t *testing.T) {
 			if got := o.Client(); got != want {
 				t.Errorf("Client() = %+v, want %+v", got, want)
 			}
-			if o.ColorLevel() != ColorANSI256 {
-				t.Errorf("ColorLevel() = %v, want ansi256", o.ColorLevel())
+			if o.ColorLevel() != markup.Color256 {
+				t.Errorf("ColorLevel() = %v, want 256", o.ColorLevel())
 			}
 		}},
 		{name: "TTYPE four rounds at most", steps: []exchange{
@@ -137,8 +139,8 @@ func TestOptions_Negotiation(t *testing.T) {
 			if got := o.Client(); !got.Done || got.Name != "" {
 				t.Errorf("Client() = %+v, want Done and nothing else", got)
 			}
-			if o.ColorLevel() != ColorANSI16 {
-				t.Errorf("ColorLevel() = %v, want ansi16", o.ColorLevel())
+			if o.ColorLevel() != markup.Color16 {
+				t.Errorf("ColorLevel() = %v, want 16", o.ColorLevel())
 			}
 		}},
 		{name: "TTYPE answer truncated and cleaned", steps: []exchange{
@@ -398,24 +400,24 @@ func TestOptions_EchoFastToggle(t *testing.T) {
 func TestClientInfo_ColorLevel(t *testing.T) {
 	cases := []struct {
 		info ClientInfo
-		want ColorLevel
+		want markup.Level
 	}{
-		{ClientInfo{}, ColorANSI16},
-		{ClientInfo{Done: true}, ColorANSI16},
-		{ClientInfo{Name: "ANSI", Terminal: "VT100"}, ColorANSI16},
-		{ClientInfo{Name: "DUMB"}, ColorNone},
-		{ClientInfo{Name: "xterm"}, ColorANSI256},
-		{ClientInfo{Name: "foo", Terminal: "screen-256color"}, ColorANSI256},
-		{ClientInfo{Name: "foo", MTTS: mtts256}, ColorANSI256},
-		{ClientInfo{Name: "Mudlet 4.17"}, ColorANSI256},
-		{ClientInfo{Name: "MUSHclient"}, ColorANSI256},
-		{ClientInfo{Name: "CMUD"}, ColorANSI256},
-		{ClientInfo{Name: "TINYFUGUE"}, ColorANSI256},
-		{ClientInfo{Name: "PuTTY"}, ColorANSI256},
-		{ClientInfo{Name: "MUDLET", Terminal: "ANSI-TRUECOLOR"}, ColorTrueColor},
-		{ClientInfo{Name: "foo", MTTS: mttsTrueColor}, ColorTrueColor},
-		{ClientInfo{Name: "TINTIN++"}, ColorTrueColor},
-		{ClientInfo{Name: "DUMB", MTTS: mtts256}, ColorANSI256},
+		{ClientInfo{}, markup.Color16},
+		{ClientInfo{Done: true}, markup.Color16},
+		{ClientInfo{Name: "ANSI", Terminal: "VT100"}, markup.Color16},
+		{ClientInfo{Name: "DUMB"}, markup.None},
+		{ClientInfo{Name: "xterm"}, markup.Color256},
+		{ClientInfo{Name: "foo", Terminal: "screen-256color"}, markup.Color256},
+		{ClientInfo{Name: "foo", MTTS: mtts256}, markup.Color256},
+		{ClientInfo{Name: "Mudlet 4.17"}, markup.Color256},
+		{ClientInfo{Name: "MUSHclient"}, markup.Color256},
+		{ClientInfo{Name: "CMUD"}, markup.Color256},
+		{ClientInfo{Name: "TINYFUGUE"}, markup.Color256},
+		{ClientInfo{Name: "PuTTY"}, markup.Color256},
+		{ClientInfo{Name: "MUDLET", Terminal: "ANSI-TRUECOLOR"}, markup.TrueColor},
+		{ClientInfo{Name: "foo", MTTS: mttsTrueColor}, markup.TrueColor},
+		{ClientInfo{Name: "TINTIN++"}, markup.TrueColor},
+		{ClientInfo{Name: "DUMB", MTTS: mtts256}, markup.Color256},
 	}
 	for _, tc := range cases {
 		if got := tc.info.ColorLevel(); got != tc.want {

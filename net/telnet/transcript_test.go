@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"zonemud/internal/markup"
 	"zonemud/net/telnet/telnettest"
 )
 
@@ -108,7 +109,7 @@ func checkState(o *Options, kv string) error {
 	case "mtts":
 		got = strconv.Itoa(info.MTTS)
 	case "color":
-		got = o.ColorLevel().String()
+		got = transcriptColor[o.ColorLevel()]
 	default:
 		return fmt.Errorf("unknown check %q", key)
 	}
@@ -116,6 +117,12 @@ func checkState(o *Options, kv string) error {
 		return fmt.Errorf("%s = %s, want %s", key, got, want)
 	}
 	return nil
+}
+
+// transcriptColor is how the transcripts spell each colour level (their
+// README): the names of the MTTS levels, not the `color` command's.
+var transcriptColor = map[markup.Level]string{
+	markup.None: "none", markup.Color16: "ansi16", markup.Color256: "ansi256", markup.TrueColor: "truecolor",
 }
 
 // replay runs a transcript; byByte feeds the client bytes one at a time.

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"zonemud/internal/markup"
 )
 
 // TTYPE (RFC 1091) with the MUD Terminal Type Standard: after the client's
@@ -42,33 +44,6 @@ type ClientInfo struct {
 	Done     bool   // the cycle ended, the client refused TTYPE, or TTYPE was not offered
 }
 
-// ColorLevel is how many colours the client renders.
-type ColorLevel int
-
-// Colour levels, from none to 24-bit.
-const (
-	ColorNone      ColorLevel = iota // no colour codes at all
-	ColorANSI16                      // the 16 ANSI colours
-	ColorANSI256                     // xterm's 256 colours
-	ColorTrueColor                   // 24-bit colour
-)
-
-// String returns the level as the config and the color command spell it:
-// none, ansi16, ansi256, truecolor.
-func (c ColorLevel) String() string {
-	switch c {
-	case ColorNone:
-		return "none"
-	case ColorANSI16:
-		return "ansi16"
-	case ColorANSI256:
-		return "ansi256"
-	case ColorTrueColor:
-		return "truecolor"
-	}
-	return "ColorLevel(" + strconv.Itoa(int(c)) + ")"
-}
-
 // ColorLevel derives the colour depth the way Evennia does (ttype.py):
 //
 //   - true colour for a name or terminal with "TRUECOLOR", MTTS bit 256, and
@@ -81,7 +56,7 @@ func (c ColorLevel) String() string {
 //     likely one of those than a terminal without colour.
 //
 // MTTS bits only ever raise the level.
-func (c ClientInfo) ColorLevel() ColorLevel {
+func (c ClientInfo) ColorLevel() markup.Level {
 	name, term := strings.ToUpper(c.Name), strings.ToUpper(c.Terminal)
 	either := func(f func(s string) bool) bool { return f(name) || f(term) }
 	contains := func(sub string) func(string) bool {
@@ -99,14 +74,14 @@ func (c ClientInfo) ColorLevel() ColorLevel {
 	}
 	switch {
 	case c.MTTS&mttsTrueColor != 0, either(contains("TRUECOLOR")), prefix("TINTIN", "AXMUD")(name):
-		return ColorTrueColor
+		return markup.TrueColor
 	case c.MTTS&mtts256 != 0, either(contains("256COLOR")), either(prefix("XTERM")),
 		prefix("MUDLET", "MUSHCLIENT", "CMUD", "TINYFUGUE", "PUTTY")(name):
-		return ColorANSI256
+		return markup.Color256
 	case name == "DUMB", term == "DUMB":
-		return ColorNone
+		return markup.None
 	}
-	return ColorANSI16
+	return markup.Color16
 }
 
 // ttypeState is the server's progress through the TTYPE cycle.

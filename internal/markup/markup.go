@@ -1,59 +1,56 @@
-package content
+package markup
 
 import (
 	"strconv"
 	"strings"
 )
 
-// Colour markup is what builders and code write; each session renders it for
-// its client. A code is a brace pair:
-//
-//	{r} {g} {y} {b} {m} {c} {w} {k}   dark red, green, yellow, blue, magenta, cyan, white, black
-//	{R} {G} {Y} {B} {M} {C} {W} {K}   the bright ones
-//	{#ff8800}                          any colour; downsampled for clients that lack truecolor
-//	{x}                                back to normal
-//	{{                                 a literal {
-//
-// Anything else in braces is left as written, so a stray brace in prose
-// never eats text.
-
-// ColorLevel is how much colour a client renders.
-type ColorLevel uint8
+// Level is how much colour a client renders. The zero value renders none.
+type Level uint8
 
 // The colour levels, from none to 24-bit.
 const (
-	ColorNone ColorLevel = iota
+	None Level = iota
 	Color16
 	Color256
-	ColorTrue
+	TrueColor
 )
 
-// String names the level as the `color` command takes it.
-func (l ColorLevel) String() string {
+// Levels are the levels from none to 24-bit, for walking them all.
+var Levels = [...]Level{None, Color16, Color256, TrueColor}
+
+// Valid reports whether l is one of the levels (a level read off a wire
+// or a record may not be).
+func (l Level) Valid() bool { return l <= TrueColor }
+
+// String names the level as the `color` command takes it: off, 16, 256,
+// truecolor.
+func (l Level) String() string {
 	switch l {
 	case Color16:
 		return "16"
 	case Color256:
 		return "256"
-	case ColorTrue:
+	case TrueColor:
 		return "truecolor"
 	}
 	return "off"
 }
 
-// ParseColorLevel reads what a player types after `color`.
-func ParseColorLevel(s string) (ColorLevel, bool) {
+// Parse reads what a player types after `color` (and what String wrote
+// into a character's settings).
+func Parse(s string) (Level, bool) {
 	switch strings.ToLower(s) {
 	case "off", "none", "0", "no":
-		return ColorNone, true
+		return None, true
 	case "16", "ansi", "on", "yes":
 		return Color16, true
 	case "256", "xterm":
 		return Color256, true
 	case "truecolor", "true", "24bit", "24":
-		return ColorTrue, true
+		return TrueColor, true
 	}
-	return 0, false
+	return None, false
 }
 
 // rgb values of the 16 named colours (xterm defaults), dark then bright.
@@ -80,11 +77,11 @@ var namedSGRByCode = func() [256]string {
 	return t
 }()
 
-// EscapeMarkup makes player-supplied text safe to put inside markup: every
+// Escape makes player-supplied text safe to put inside markup: every
 // brace is doubled so it renders as itself, and control characters other
 // than tab become spaces, so no one can send another player colour codes or
 // terminal escape sequences.
-func EscapeMarkup(s string) string {
+func Escape(s string) string {
 	if !strings.ContainsAny(s, "{") && !hasControl(s) {
 		return s
 	}
@@ -116,15 +113,15 @@ func hasControl(s string) bool {
 	return false
 }
 
-// StripMarkup removes every colour code and undoes {{ escapes.
-func StripMarkup(s string) string { return string(RenderMarkup(nil, s, ColorNone)) }
+// Strip removes every colour code and undoes {{ escapes.
+func Strip(s string) string { return string(Render(nil, s, None)) }
 
-// RenderMarkup appends s to dst with its codes turned into ANSI SGR
-// sequences for the given level (or removed for ColorNone). Output that
+// Render appends s to dst with its codes turned into ANSI SGR
+// sequences for the given level (or removed for None). Output that
 // changed colour ends with a reset so colour never bleeds into the next line.
 // It takes a string or a byte slice, so a session's writer renders its queue
 // without copying it into a string first.
-func RenderMarkup[S ~string | ~[]byte](dst []byte, s S, level ColorLevel) []byte {
+func Render[S ~string | ~[]byte](dst []byte, s S, level Level) []byte {
 	coloured := false
 	for i := 0; i < len(s); {
 		c := s[i]
@@ -158,7 +155,7 @@ func RenderMarkup[S ~string | ~[]byte](dst []byte, s S, level ColorLevel) []byte
 			continue
 		}
 		i += end + 1
-		if level == ColorNone {
+		if level == None {
 			continue
 		}
 		dst = append(dst, sgr...)
@@ -181,7 +178,7 @@ func indexByte[S ~string | ~[]byte](s S, c byte) int {
 
 // codeSGR turns one code into its escape sequence at a level. ok is false
 // when code is not a colour code at all.
-func codeSGR(code string, level ColorLevel) (string, bool) {
+func codeSGR(code string, level Level) (string, bool) {
 	if code == "x" {
 		return "\x1b[0m", true
 	}
@@ -191,7 +188,7 @@ func codeSGR(code string, level ColorLevel) (string, bool) {
 		if sgr == "" {
 			return "", false
 		}
-		if level == Color16 || level == Color256 || level == ColorTrue {
+		if level == Color16 || level == Color256 || level == TrueColor {
 			// Named colours look the same on every level: the client's own
 			// palette is what players chose.
 			return sgr, true
@@ -207,7 +204,7 @@ func codeSGR(code string, level ColorLevel) (string, bool) {
 	}
 	rgb = [3]uint8{uint8(v >> 16), uint8(v >> 8), uint8(v)}
 	switch level {
-	case ColorTrue:
+	case TrueColor:
 		return "\x1b[38;2;" + strconv.Itoa(int(rgb[0])) + ";" + strconv.Itoa(int(rgb[1])) + ";" + strconv.Itoa(int(rgb[2])) + "m", true
 	case Color256:
 		return "\x1b[38;5;" + strconv.Itoa(to256(rgb)) + "m", true
