@@ -283,13 +283,37 @@ func (g *Game) combatVars() []string {
 	return append(g.characterVars(), "victim_level", "hitroll", "damroll", "armor", "victim_armor", "victim_dodge")
 }
 
+// validateGame reads game.toml into the Game, step by step in the order
+// its problems are reported: the slots, the character, combat,
+// regeneration, parties, the affects and then the abilities that apply
+// them; the rooms it names and the abilities mobs name wait until every
+// zone is read.
 func (l *loader) validateGame() {
 	gf := l.game
 	g := &Game{Name: gf.World.Name, Affects: map[string]*Affect{}}
 	if g.Name == "" {
 		g.Name = "zonemud"
 	}
-	for i, s := range gf.Slots {
+	l.gameSlots(g, gf.Slots)
+	l.set.Game = g
+	l.gameCharacter(g, gf.Character)
+	l.gameCombat(g, gf.Combat)
+	l.gameRegen(g, gf.Regen)
+	l.gameParty(g, gf.Party)
+	l.gameAffects(g, gf.Affects)
+	l.gameAbilities(g, gf.Abilities)
+	l.pending = append(l.pending, func() { l.gameRefs(g, gf.World) })
+}
+
+// charRange checks a character formula over the levels and attributes
+// a character may have.
+func (l *loader) charRange(g *Game) func(*Formula) error {
+	return func(f *Formula) error { return l.sweep(f, g, false) }
+}
+
+// gameSlots reads the equipment slots.
+func (l *loader) gameSlots(g *Game, slots []slotSpec) {
+	for i, s := range slots {
 		key := fmt.Sprintf("slots[%d]", i)
 		if !ValidName(s.Name) {
 			l.problem(GameFile, key+".name", "%q is not a valid slot name", s.Name)
@@ -305,10 +329,11 @@ func (l *loader) validateGame() {
 		}
 		g.Slots = append(g.Slots, Slot{Name: s.Name, Label: label})
 	}
-	l.set.Game = g
+}
 
-	// Character.
-	ch := gf.Character
+// gameCharacter reads the character: its level cap, its attributes and
+// the formulas of its stats.
+func (l *loader) gameCharacter(g *Game, ch characterSpec) {
 	g.MaxLevel = orInt(ch.MaxLevel, 50)
 	if g.MaxLevel < 1 || g.MaxLevel > maxLevel {
 		l.problem(GameFile, "character.max_level", "%d is out of range 1 to %d", ch.MaxLevel, maxLevel)
@@ -330,8 +355,7 @@ func (l *loader) validateGame() {
 		}
 		g.Attributes = append(g.Attributes, Attribute{Name: n, Start: v})
 	}
-	cv := g.characterVars()
-	charRange := func(f *Formula) error { return l.sweep(f, g, false) }
+	cv, charRange := g.characterVars(), l.charRange(g)
 	g.MaxHP = l.formula("character.max_hp", orStr(ch.MaxHP, "20 + level * 10"), cv, charRange, 1)
 	g.MaxMana = l.formula("character.max_mana", orStr(ch.MaxMana, "10 + level * 5"), cv, charRange, 0)
 	g.MaxMoves = l.formula("character.max_moves", orStr(ch.MaxMoves, "100 + level * 5"), cv, charRange, 1)
@@ -340,9 +364,11 @@ func (l *loader) validateGame() {
 	g.Hitroll = l.formula("character.hitroll", orStr(ch.Hitroll, "0"), cv, charRange, -1000)
 	g.Damroll = l.formula("character.damroll", orStr(ch.Damroll, "0"), cv, charRange, -1000)
 	g.Dodge = l.formula("character.dodge", orStr(ch.Dodge, "0"), cv, charRange, 0)
+}
 
-	// Combat.
-	cb := gf.Combat
+// gameCombat reads combat: its numbers, each range-checked, and its
+// formulas.
+func (l *loader) gameCombat(g *Game, cb combatSpec) {
 	g.Combat = Combat{
 		RoundPulses: orInt(cb.RoundPulses, 10), MinHit: orInt(cb.MinHit, 5), MaxHit: orInt(cb.MaxHit, 95),
 		MaxDodge: orInt(cb.MaxDodge, 50), FleeChance: orInt(cb.FleeChance, 66),
@@ -378,9 +404,11 @@ func (l *loader) validateGame() {
 	g.Combat.HitChance = l.formula("combat.hit_chance", orStr(cb.HitChance, "75 + (level - victim_level) * 4 + hitroll * 3 - victim_armor"), kv, combatRange, -1<<30)
 	g.Combat.Soak = l.formula("combat.soak", orStr(cb.Soak, "victim_armor / 3"), kv, combatRange, 0)
 	g.Combat.KillExp = l.formula("combat.kill_exp", orStr(cb.KillExp, "victim_level * victim_level * 12 + 20"), kv, combatRange, 0)
+}
 
-	// Regeneration.
-	rg := gf.Regen
+// gameRegen reads regeneration.
+func (l *loader) gameRegen(g *Game, rg regenSpec) {
+	cv, charRange := g.characterVars(), l.charRange(g)
 	g.Regen = Regen{RestPercent: orInt(rg.RestPercent, 200), SleepPercent: orInt(rg.SleepPercent, 300)}
 	g.Regen.HP = l.formula("regen.hp", orStr(rg.HP, "2 + level"), cv, charRange, 0)
 	g.Regen.Mana = l.formula("regen.mana", orStr(rg.Mana, "2 + level"), cv, charRange, 0)
@@ -391,17 +419,22 @@ func (l *loader) validateGame() {
 	if g.Regen.SleepPercent < 100 || g.Regen.SleepPercent > 10000 {
 		l.problem(GameFile, "regen.sleep_percent", "%d is out of range 100 to 10000", g.Regen.SleepPercent)
 	}
+}
 
-	// Parties.
-	pt := gf.Party
+// gameParty reads parties: the bonus and how a kill's experience is
+// shared.
+func (l *loader) gameParty(g *Game, pt partySpec) {
+	cv, charRange := g.characterVars(), l.charRange(g)
 	g.Party = Party{BonusPercent: pt.BonusPercent}
 	if pt.BonusPercent < 0 || pt.BonusPercent > 100 {
 		l.problem(GameFile, "party.bonus_percent", "%d is out of range 0 to 100", pt.BonusPercent)
 	}
 	g.Party.ShareWeight = l.formula("party.share_weight", orStr(pt.ShareWeight, "level + 5"), cv, charRange, 1)
+}
 
-	// Affects first: abilities apply them.
-	for i, as := range gf.Affects {
+// gameAffects reads the affects, before the abilities that apply them.
+func (l *loader) gameAffects(g *Game, specs []affectSpec) {
+	for i, as := range specs {
 		key := fmt.Sprintf("affects[%d]", i)
 		a := &Affect{
 			Name: as.Name, Harmful: as.Harmful, Pulses: as.Pulses, TickEvery: orInt(as.TickEvery, 4),
@@ -450,8 +483,12 @@ func (l *loader) validateGame() {
 		}
 		g.Affects[a.Name] = a
 	}
+}
 
-	for i, as := range gf.Abilities {
+// gameAbilities reads the abilities.
+func (l *loader) gameAbilities(g *Game, specs []abilitySpec) {
+	cv, charRange := g.characterVars(), l.charRange(g)
+	for i, as := range specs {
 		key := fmt.Sprintf("abilities[%d]", i)
 		a := &Ability{
 			Name: as.Name, Help: as.Help, Target: orStr(as.Target, "enemy"), Level: orInt(as.Level, 1),
@@ -509,29 +546,31 @@ func (l *loader) validateGame() {
 		}
 		g.Abilities = append(g.Abilities, a)
 	}
+}
 
-	l.pending = append(l.pending, func() {
-		if ref, ok := l.roomRef(GameFile, "world.start_room", "", gf.World.StartRoom); ok {
-			g.StartRoom = ref
-			if l.set.Zones[RefZone(ref)] != nil && l.set.Zones[RefZone(ref)].Instanceable {
-				l.problem(GameFile, "world.start_room", "%s is in an instanceable zone", ref)
+// gameRefs resolves what the game names across the zones, once every zone
+// is read: the start and recall rooms, and the abilities mobs use.
+func (l *loader) gameRefs(g *Game, w gameWorld) {
+	if ref, ok := l.roomRef(GameFile, "world.start_room", "", w.StartRoom); ok {
+		g.StartRoom = ref
+		if l.set.Zones[RefZone(ref)] != nil && l.set.Zones[RefZone(ref)].Instanceable {
+			l.problem(GameFile, "world.start_room", "%s is in an instanceable zone", ref)
+		}
+	}
+	g.RecallRoom = g.StartRoom
+	if w.RecallRoom != "" {
+		if ref, ok := l.roomRef(GameFile, "world.recall_room", "", w.RecallRoom); ok {
+			g.RecallRoom = ref
+		}
+	}
+	for _, m := range l.set.Mobs {
+		for _, ab := range m.Abilities {
+			if g.Ability(ab) == nil {
+				f := l.set.Zones[m.Zone].File
+				l.problem(f, "mobs."+m.Local+".abilities", "no ability %q in %s%s", ab, GameFile, suggest(ab, abilityNames(g)))
 			}
 		}
-		g.RecallRoom = g.StartRoom
-		if gf.World.RecallRoom != "" {
-			if ref, ok := l.roomRef(GameFile, "world.recall_room", "", gf.World.RecallRoom); ok {
-				g.RecallRoom = ref
-			}
-		}
-		for _, m := range l.set.Mobs {
-			for _, ab := range m.Abilities {
-				if g.Ability(ab) == nil {
-					f := l.set.Zones[m.Zone].File
-					l.problem(f, "mobs."+m.Local+".abilities", "no ability %q in %s%s", ab, GameFile, suggest(ab, abilityNames(g)))
-				}
-			}
-		}
-	})
+	}
 }
 
 func abilityNames(g *Game) []string {
