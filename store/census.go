@@ -232,131 +232,180 @@ type charIDs struct {
 // ledger entry in id order. The error is for a failed read; what is wrong
 // with the data is in the audit.
 func runAudit(tx *bolt.Tx, each func(id uint64, holder []byte)) (*audit, error) {
-	a := &audit{}
+	r := newAuditRun(tx)
+	r.accounts()
+	r.characters()
+	r.placementsOwned()
+	r.rooms()
+	r.holdingsCounted()
+	r.ledger(each)
+	r.counters()
+	r.leases()
+	r.bans()
+	return r.a, nil
+}
+
+// auditRun is one audit as it reads: what it found so far, and every item
+// id the records hold, for the ledger to be read against.
+type auditRun struct {
+	a          *audit
+	tx         *bolt.Tx
+	meta       *bolt.Bucket
+	holdings   *bolt.Bucket
+	placements *bolt.Bucket
+	strict     bool // every record checksummed (schema 2 on)
+
+	holders  []string   // every record that holds items
+	items    []heldItem // every item id held, with its holder
+	withItem int        // holders that hold anything
+	maxEpoch uint64     // the highest character epoch
+}
+
+func newAuditRun(tx *bolt.Tx) *auditRun {
 	meta := tx.Bucket(bucketMeta)
 	schema, _ := metaU64(meta.Get(keySchema))
-	strict := schema >= 2 // every record checksummed
+	return &auditRun{
+		a: &audit{}, tx: tx, meta: meta, strict: schema >= 2,
+		holdings: tx.Bucket(bucketHoldings), placements: tx.Bucket(bucketPlacements),
+	}
+}
 
+// accounts checks every account record, and the count of them.
+func (r *auditRun) accounts() {
 	var accounts uint64
 	type name struct {
 		Name string `json:"name"`
 	}
-	eachRecord(tx.Bucket(bucketAccounts), recordAs[name](strict), func(d *decoded[name]) {
+	eachRecord(r.tx.Bucket(bucketAccounts), recordAs[name](r.strict), func(d *decoded[name]) {
 		accounts++
 		switch {
 		case d.bucket:
-			a.add("account %q is a bucket, not a record", d.key)
+			r.a.add("account %q is a bucket, not a record", d.key)
 		case d.err != nil:
-			a.add("account %q: %v", d.key, d.err)
+			r.a.add("account %q: %v", d.key, d.err)
 		case !bytes.Equal(key(d.rec.Name), d.key):
-			a.add("account %q holds the record of %q", d.key, d.rec.Name)
+			r.a.add("account %q holds the record of %q", d.key, d.rec.Name)
 		}
 	})
-	if v := meta.Get(keyAccounts); v != nil || strict {
+	if v := r.meta.Get(keyAccounts); v != nil || r.strict {
 		if n, err := metaU64(v); err != nil {
-			a.add("meta: account count: %v", err)
+			r.a.add("meta: account count: %v", err)
 		} else if n != accounts {
-			a.add("there are %d accounts, but %d were created", accounts, n)
+			r.a.add("there are %d accounts, but %d were created", accounts, n)
 		}
 	}
+}
 
-	var (
-		holders  []string
-		items    []heldItem
-		withItem int // holders that hold anything
-		maxEpoch uint64
-	)
-	holdings := tx.Bucket(bucketHoldings)
-	placements := tx.Bucket(bucketPlacements)
-	hold := func(holder string, ids []uint64) {
-		if len(ids) == 0 {
-			if v := holdings.Get([]byte(holder)); v != nil {
-				a.add("the holdings index lists %d items for %s, which holds none", len(v)/8, holder)
-			}
-			return
+// hold notes the items one record holds, and checks the holdings index
+// lists them.
+func (r *auditRun) hold(holder string, ids []uint64) {
+	if len(ids) == 0 {
+		if v := r.holdings.Get([]byte(holder)); v != nil {
+			r.a.add("the holdings index lists %d items for %s, which holds none", len(v)/8, holder)
 		}
-		withItem++
-		h := int32(len(holders))
-		holders = append(holders, holder)
-		for _, id := range ids {
-			items = append(items, heldItem{id, h})
-		}
-		if v := holdings.Get([]byte(holder)); !bytes.Equal(v, packIDs(ids)) {
-			a.add("the holdings index for %s does not list its %d items", holder, len(ids))
-		}
+		return
 	}
-	eachRecord(tx.Bucket(bucketCharacters), charDecoder(strict), func(d *decoded[charIDs]) {
+	r.withItem++
+	h := int32(len(r.holders))
+	r.holders = append(r.holders, holder)
+	for _, id := range ids {
+		r.items = append(r.items, heldItem{id, h})
+	}
+	if v := r.holdings.Get([]byte(holder)); !bytes.Equal(v, packIDs(ids)) {
+		r.a.add("the holdings index for %s does not list its %d items", holder, len(ids))
+	}
+}
+
+// characters checks every character record and notes what it holds.
+func (r *auditRun) characters() {
+	eachRecord(r.tx.Bucket(bucketCharacters), charDecoder(r.strict), func(d *decoded[charIDs]) {
 		switch {
 		case d.bucket:
-			a.add("character %q is a bucket, not a record", d.key)
+			r.a.add("character %q is a bucket, not a record", d.key)
 		case d.err != nil:
-			a.add("character %q: %v", d.key, d.err)
+			r.a.add("character %q: %v", d.key, d.err)
 		case !bytes.Equal(key(d.rec.name), d.key):
-			a.add("character %q holds the record of %q", d.key, d.rec.name)
+			r.a.add("character %q holds the record of %q", d.key, d.rec.name)
 		default:
-			if placements.Get(d.key) == nil {
-				a.add("character %q has no placement", d.key)
+			if r.placements.Get(d.key) == nil {
+				r.a.add("character %q has no placement", d.key)
 			}
-			maxEpoch = max(maxEpoch, d.rec.epoch)
-			hold(charHolder(d.rec.name), d.rec.ids)
+			r.maxEpoch = max(r.maxEpoch, d.rec.epoch)
+			r.hold(charHolder(d.rec.name), d.rec.ids)
 		}
 	})
-	chars := tx.Bucket(bucketCharacters)
-	eachRecord(placements, recordAs[struct{}](strict), func(d *decoded[struct{}]) {
+}
+
+// placementsOwned checks every placement belongs to a character.
+func (r *auditRun) placementsOwned() {
+	chars := r.tx.Bucket(bucketCharacters)
+	eachRecord(r.placements, recordAs[struct{}](r.strict), func(d *decoded[struct{}]) {
 		switch {
 		case d.bucket:
-			a.add("placement %q is a bucket, not a record", d.key)
+			r.a.add("placement %q is a bucket, not a record", d.key)
 		case d.err != nil:
-			a.add("placement %q: %v", d.key, d.err)
+			r.a.add("placement %q: %v", d.key, d.err)
 		case chars.Get(d.key) == nil:
-			a.add("placement %q has no character", d.key)
+			r.a.add("placement %q has no character", d.key)
 		}
 	})
-	eachRecord(tx.Bucket(bucketObjects), recordAs[[]censusItem](strict), func(d *decoded[[]censusItem]) {
+}
+
+// rooms checks every room's objects and notes what they hold.
+func (r *auditRun) rooms() {
+	eachRecord(r.tx.Bucket(bucketObjects), recordAs[[]censusItem](r.strict), func(d *decoded[[]censusItem]) {
 		switch {
 		case d.bucket:
-			a.add("room %q is a bucket, not a record", d.key)
+			r.a.add("room %q is a bucket, not a record", d.key)
 		case d.err != nil:
-			a.add("room %q: %v", d.key, d.err)
+			r.a.add("room %q: %v", d.key, d.err)
 		default:
 			if len(d.rec) == 0 {
-				a.add("room %q has an empty list of objects", d.key)
+				r.a.add("room %q has an empty list of objects", d.key)
 			}
-			hold(roomHolder(string(d.key)), censusIDs(d.rec))
+			r.hold(roomHolder(string(d.key)), censusIDs(d.rec))
 		}
 	})
-	if n := holdings.Stats().KeyN; n != withItem {
-		a.add("the holdings index has %d holders, but %d records hold items", n, withItem)
-	}
+}
 
-	// The ledger and the records, both in id order, side by side.
-	slices.SortFunc(items, func(x, y heldItem) int { return cmp.Compare(x.id, y.id) })
-	c := tx.Bucket(bucketLedger).Cursor()
+// holdingsCounted checks the holdings index has no holder beyond those
+// the records name.
+func (r *auditRun) holdingsCounted() {
+	if n := r.holdings.Stats().KeyN; n != r.withItem {
+		r.a.add("the holdings index has %d holders, but %d records hold items", n, r.withItem)
+	}
+}
+
+// ledger reads the ledger and the records, both in id order, side by
+// side: every item held is in the ledger under its holder, once.
+func (r *auditRun) ledger(each func(id uint64, holder []byte)) {
+	slices.SortFunc(r.items, func(x, y heldItem) int { return cmp.Compare(x.id, y.id) })
+	c := r.tx.Bucket(bucketLedger).Cursor()
 	k, v := c.First()
 	i := 0
-	for k != nil || i < len(items) {
+	for k != nil || i < len(r.items) {
 		if k != nil && len(k) != 8 {
-			a.add("the ledger has a key %q that is not an item id", k)
+			r.a.add("the ledger has a key %q that is not an item id", k)
 			k, v = c.Next()
 			continue
 		}
 		switch {
-		case k == nil || (i < len(items) && items[i].id < getU64(k)):
-			a.add("item %d is held by %s but is not in the ledger", items[i].id, holders[items[i].holder])
+		case k == nil || (i < len(r.items) && r.items[i].id < getU64(k)):
+			r.a.add("item %d is held by %s but is not in the ledger", r.items[i].id, r.holders[r.items[i].holder])
 			i++
-		case i >= len(items) || getU64(k) < items[i].id:
-			a.add("the ledger names %q for item %d, which no record holds", v, getU64(k))
+		case i >= len(r.items) || getU64(k) < r.items[i].id:
+			r.a.add("the ledger names %q for item %d, which no record holds", v, getU64(k))
 			if each != nil {
 				each(getU64(k), v)
 			}
 			k, v = c.Next()
 		default:
-			id, first := items[i].id, holders[items[i].holder]
+			id, first := r.items[i].id, r.holders[r.items[i].holder]
 			if string(v) != first {
-				a.add("item %d is held by %s but the ledger says %q", id, first, v)
+				r.a.add("item %d is held by %s but the ledger says %q", id, first, v)
 			}
-			for i++; i < len(items) && items[i].id == id; i++ {
-				a.add("item %d is held twice, by %s and %s", id, first, holders[items[i].holder])
+			for i++; i < len(r.items) && r.items[i].id == id; i++ {
+				r.a.add("item %d is held twice, by %s and %s", id, first, r.holders[r.items[i].holder])
 			}
 			if each != nil {
 				each(id, v)
@@ -364,44 +413,56 @@ func runAudit(tx *bolt.Tx, each func(id uint64, holder []byte)) (*audit, error) 
 			k, v = c.Next()
 		}
 	}
-	if len(items) > 0 {
-		top := items[len(items)-1].id
-		high, err := metaU64(meta.Get(keyItemHigh))
+}
+
+// counters checks the item high-water mark and the boot counter are past
+// every item and every save.
+func (r *auditRun) counters() {
+	if len(r.items) > 0 {
+		top := r.items[len(r.items)-1].id
+		high, err := metaU64(r.meta.Get(keyItemHigh))
 		switch {
 		case err != nil:
-			a.add("meta: item high-water mark: %v", err)
+			r.a.add("meta: item high-water mark: %v", err)
 		case top > high:
-			a.add("item %d exists, but the item high-water mark is %d", top, high)
+			r.a.add("item %d exists, but the item high-water mark is %d", top, high)
 		}
 	}
-	if boots, err := metaU64(meta.Get(keyBoots)); err == nil && maxEpoch>>32 > boots {
-		a.add("a character was saved in boot %d, but the boot counter is %d", maxEpoch>>32, boots)
+	if boots, err := metaU64(r.meta.Get(keyBoots)); err == nil && r.maxEpoch>>32 > boots {
+		r.a.add("a character was saved in boot %d, but the boot counter is %d", r.maxEpoch>>32, boots)
 	}
-	if leases := tx.Bucket(bucketLeases); leases != nil {
-		eachRecord(leases, recordAs[Lease](strict), func(d *decoded[Lease]) {
+}
+
+// leases checks every zone lease.
+func (r *auditRun) leases() {
+	if leases := r.tx.Bucket(bucketLeases); leases != nil {
+		eachRecord(leases, recordAs[Lease](r.strict), func(d *decoded[Lease]) {
 			switch {
 			case d.bucket:
-				a.add("the lease of zone %q is a bucket, not a record", d.key)
+				r.a.add("the lease of zone %q is a bucket, not a record", d.key)
 			case d.err != nil:
-				a.add("the lease of zone %q: %v", d.key, d.err)
+				r.a.add("the lease of zone %q: %v", d.key, d.err)
 			case d.rec.Gen == 0:
-				a.add("the lease of zone %q has no generation", d.key)
+				r.a.add("the lease of zone %q has no generation", d.key)
 			}
 		})
 	}
-	if bans := tx.Bucket(bucketBans); bans != nil {
-		eachRecord(bans, recordAs[Ban](strict), func(d *decoded[Ban]) {
+}
+
+// bans checks every ban.
+func (r *auditRun) bans() {
+	if bans := r.tx.Bucket(bucketBans); bans != nil {
+		eachRecord(bans, recordAs[Ban](r.strict), func(d *decoded[Ban]) {
 			switch {
 			case d.bucket:
-				a.add("ban %q is a bucket, not a record", d.key)
+				r.a.add("ban %q is a bucket, not a record", d.key)
 			case d.err != nil:
-				a.add("ban %q: %v", d.key, d.err)
+				r.a.add("ban %q: %v", d.key, d.err)
 			case d.rec.Key() != string(d.key):
-				a.add("ban %q holds the record of %q", d.key, d.rec.Key())
+				r.a.add("ban %q holds the record of %q", d.key, d.rec.Key())
 			}
 		})
 	}
-	return a, nil
 }
 
 // charDecoder returns, for each census worker, a decoder of character
