@@ -178,12 +178,39 @@ func Start(cfg *config.Config, opt Options) (srv *Server, err error) {
 	if err := s.listen(); err != nil {
 		return nil, err
 	}
-	path := filepath.Join(cfg.Server.DataDir, cfg.Store.File)
 	backups := filepath.Join(cfg.Server.DataDir, "backups")
+	if err := s.openStore(backups); err != nil {
+		return nil, err
+	}
+	if err := s.newWorld(set, areas, files, backups, opt.Copyover); err != nil {
+		return nil, err
+	}
+	if err := s.newFronts(opt.Copyover); err != nil {
+		return nil, err
+	}
+	s.world.Start()
+	s.serveTelnet()
+	s.serveSSH()
+	s.serveTLS()
+	s.serveHTTP(opt.Now)
+	s.serveWeb(opt.Page)
+	if cfg.Server.HolderSocket != "" {
+		s.linkDone = make(chan struct{})
+		s.serveHolder(cfg.Server.HolderSocket, lg)
+	}
+	s.serving.Store(true)
+	return s, nil
+}
+
+// openStore opens the database and logs what opening it found.
+func (s *Server) openStore(backups string) error {
+	cfg, lg := s.cfg, s.log
+	path := filepath.Join(cfg.Server.DataDir, cfg.Store.File)
 	opened := time.Now()
+	var err error
 	s.db, err = store.Open(path, cfg.Store)
 	if err != nil {
-		return nil, withNewestBackup(err, backups)
+		return withNewestBackup(err, backups)
 	}
 	if s.db.Fresh() {
 		lg.Info("server: there was no database file, so a new, empty one was made", logev.ID(1103), "path", path)
@@ -196,15 +223,23 @@ func Start(cfg *config.Config, opt Options) (srv *Server, err error) {
 	}
 	lg.Info("server: store open", logev.ID(1106), "path", path, "boot", s.db.Boot(), "bytes", s.db.Size(),
 		"check_on_open", cfg.Store.CheckOnOpen, "took", time.Since(opened).Round(time.Millisecond))
+	return nil
+}
+
+// newWorld makes the world over the content and the store, the gate in
+// front of it, and the metrics registry both report to (with the copyover
+// holder's figures, when one started this game).
+func (s *Server) newWorld(set *content.Set, areas Areas, files *content.Cache, backups string, copyover *CopyoverStats) error {
+	cfg, lg := s.cfg, s.log
 	wcfg := cfg.World
 	wcfg.Lua = cfg.Lua
 	wcfg.Instance = cfg.Instance
 	wcfg.BackupDir = backups
 	wcfg.BackupEvery, wcfg.BackupKeep = cfg.Store.BackupInterval(), cfg.Store.BackupKeep
-	wcfg.Copyover = opt.Copyover != nil
+	wcfg.Copyover = copyover != nil
 	wcfg.Builds = "game " + build()
-	if opt.Copyover != nil {
-		wcfg.Builds += "; holder " + opt.Copyover.Holder
+	if copyover != nil {
+		wcfg.Builds += "; holder " + copyover.Holder
 	}
 	if areas.Dir != "" {
 		wcfg.Areas, wcfg.AreasDir, wcfg.Files = areas.FS, areas.Dir, files
@@ -213,33 +248,44 @@ func Start(cfg *config.Config, opt Options) (srv *Server, err error) {
 	if s.sshL != nil {
 		_, zcfg.SSHPort, _ = net.SplitHostPort(s.sshL.Addr().String())
 	}
+	var err error
 	s.world, err = world.New(set, s.db, wcfg, zcfg, lg)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	s.gate = gate.New(s.world, cfg.Gate, lg)
 	s.world.SetOps(ops{s})
 	s.registry = prometheus.NewRegistry()
 	s.registry.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	if err := s.world.Register(s.registry); err != nil {
-		return nil, fmt.Errorf("server: metrics: %w", err)
+		return fmt.Errorf("server: metrics: %w", err)
 	}
 	if err := s.gate.Register(s.registry); err != nil {
-		return nil, fmt.Errorf("server: metrics: %w", err)
+		return fmt.Errorf("server: metrics: %w", err)
 	}
-	if err := registerCopyover(s.registry, s.gate, opt.Copyover); err != nil {
-		return nil, fmt.Errorf("server: metrics: %w", err)
+	if err := registerCopyover(s.registry, s.gate, copyover); err != nil {
+		return fmt.Errorf("server: metrics: %w", err)
 	}
+	return nil
+}
+
+// newFronts makes what the fronts need before they serve: the SSH server,
+// the TLS configuration, and the MSSP answers (the holder's ports under
+// copyover, when one started this game).
+func (s *Server) newFronts(copyover *CopyoverStats) error {
+	cfg, lg := s.cfg, s.log
 	if s.sshL != nil {
+		var err error
 		s.ssh, err = sshd.New(s.gate, cfg.Server.DataDir, cfg.SSH, lg)
 		if err != nil {
-			return nil, err
+			return err
 		}
 	}
 	if cfg.Server.TLSAddr != "" || (s.webL != nil && cfg.Web.TLS) {
+		var err error
 		s.tlsCfg, err = tlsConfig(cfg.Server.TLSCert, cfg.Server.TLSKey, cfg.Server.DataDir, cfg.Server.Hostname, lg)
 		if err != nil {
-			return nil, err
+			return err
 		}
 	}
 	mssp := map[string][]string{}
@@ -251,7 +297,7 @@ func Start(cfg *config.Config, opt Options) (srv *Server, err error) {
 		_, port, _ := net.SplitHostPort(s.tlsL.Addr().String())
 		mssp["SSL"] = []string{port}
 	}
-	if st := opt.Copyover; st != nil {
+	if st := copyover; st != nil {
 		if st.TelnetPort != "" {
 			mssp["PORT"] = []string{st.TelnetPort}
 		}
@@ -269,77 +315,101 @@ func Start(cfg *config.Config, opt Options) (srv *Server, err error) {
 		mssp["WEBSITE"] = []string{cfg.Server.Website}
 	}
 	s.gate.SetMSSP(mssp)
+	return nil
+}
 
-	s.world.Start()
+// serveTelnet serves the telnet front, if it is on.
+func (s *Server) serveTelnet() {
+	if s.telnetL == nil {
+		return
+	}
+	lg := s.log
+	s.gr.Go(context.Background(), func(context.Context) {
+		if err := s.gate.ServeTelnet(s.telnetL); err != nil {
+			lg.Error("server: a listener stopped", logev.ID(1107), "listener", "telnet", "err", err)
+		}
+	}, "server", "accept", "listener", "telnet")
+	lg.Info("server: listening", logev.ID(1108), "listener", "telnet", "addr", s.telnetL.Addr().String())
+}
+
+// serveSSH serves the SSH front, if it is on.
+func (s *Server) serveSSH() {
+	if s.sshL == nil {
+		return
+	}
+	lg := s.log
+	s.gr.Go(context.Background(), func(context.Context) {
+		if err := s.ssh.Serve(s.sshL); err != nil {
+			lg.Error("server: a listener stopped", logev.ID(1107), "listener", "ssh", "err", err)
+		}
+	}, "server", "accept", "listener", "ssh")
+	lg.Info("server: listening", logev.ID(1108), "listener", "ssh", "addr", s.sshL.Addr().String(), "host_key", gossh.FingerprintSHA256(s.ssh.HostKey()))
+}
+
+// serveTLS serves telnet over TLS, if it is on.
+func (s *Server) serveTLS() {
+	if s.tlsL == nil {
+		return
+	}
+	lg := s.log
+	plainPort := ""
 	if s.telnetL != nil {
-		s.gr.Go(context.Background(), func(context.Context) {
-			if err := s.gate.ServeTelnet(s.telnetL); err != nil {
-				lg.Error("server: a listener stopped", logev.ID(1107), "listener", "telnet", "err", err)
-			}
-		}, "server", "accept", "listener", "telnet")
-		lg.Info("server: listening", logev.ID(1108), "listener", "telnet", "addr", s.telnetL.Addr().String())
+		_, plainPort, _ = net.SplitHostPort(s.telnetL.Addr().String())
 	}
-	if s.sshL != nil {
-		s.gr.Go(context.Background(), func(context.Context) {
-			if err := s.ssh.Serve(s.sshL); err != nil {
-				lg.Error("server: a listener stopped", logev.ID(1107), "listener", "ssh", "err", err)
-			}
-		}, "server", "accept", "listener", "ssh")
-		lg.Info("server: listening", logev.ID(1108), "listener", "ssh", "addr", s.sshL.Addr().String(), "host_key", gossh.FingerprintSHA256(s.ssh.HostKey()))
-	}
-	if s.tlsL != nil {
-		plainPort := ""
-		if s.telnetL != nil {
-			_, plainPort, _ = net.SplitHostPort(s.telnetL.Addr().String())
+	s.gr.Go(context.Background(), func(context.Context) {
+		if err := s.gate.ServeTelnetTLS(s.tlsL, s.tlsCfg, plainPort); err != nil {
+			lg.Error("server: a listener stopped", logev.ID(1107), "listener", "tls", "err", err)
 		}
-		s.gr.Go(context.Background(), func(context.Context) {
-			if err := s.gate.ServeTelnetTLS(s.tlsL, s.tlsCfg, plainPort); err != nil {
-				lg.Error("server: a listener stopped", logev.ID(1107), "listener", "tls", "err", err)
-			}
-		}, "server", "accept", "listener", "tls")
-		lg.Info("server: listening", logev.ID(1108), "listener", "tls", "addr", s.tlsL.Addr().String())
+	}, "server", "accept", "listener", "tls")
+	lg.Info("server: listening", logev.ID(1108), "listener", "tls", "addr", s.tlsL.Addr().String())
+}
+
+// serveHTTP serves the admin endpoint, if it is on; now is its clock
+// (time.Now when nil).
+func (s *Server) serveHTTP(now func() time.Time) {
+	if s.httpL == nil {
+		return
 	}
-	if s.httpL != nil {
-		now := opt.Now
-		if now == nil {
-			now = time.Now
-		}
-		var h http.Handler = s.adminMux(now)
-		if cfg.Server.AdminToken != "" {
-			h = requireToken(cfg.Server.AdminToken, h)
-		}
-		h = requireHost(allowedHosts(cfg.Server.HTTPAddr, cfg.Server.Hostname, s.httpL.Addr()), h)
-		s.httpS = &http.Server{Handler: h, ReadHeaderTimeout: 5 * time.Second, IdleTimeout: time.Minute}
-		s.gr.Go(context.Background(), func(context.Context) {
-			if err := s.httpS.Serve(s.httpL); err != nil && !errors.Is(err, http.ErrServerClosed) {
-				lg.Error("server: a listener stopped", logev.ID(1107), "listener", "http", "err", err)
-			}
-		}, "server", "accept", "listener", "http")
-		lg.Info("server: listening", logev.ID(1108), "listener", "http", "addr", s.httpL.Addr().String(), "token", cfg.Server.AdminToken != "", "pprof", cfg.Server.Pprof)
+	cfg, lg := s.cfg, s.log
+	if now == nil {
+		now = time.Now
 	}
-	if s.webL != nil {
-		s.gate.SetLinkDead(time.Duration(cfg.Zone.LinkDeadSecs) * time.Second)
-		wopt := web.Options{Page: opt.Page, Log: lg}
-		if wopt.Page == nil {
-			wopt.Page = page.Handler()
-		}
-		if cfg.Web.TLS {
-			wopt.TLS = s.tlsCfg
-		}
-		s.web = web.New(s.gate, cfg.Web, wopt)
-		s.gr.Go(context.Background(), func(context.Context) {
-			if err := s.web.Serve(s.webL); err != nil {
-				lg.Error("server: a listener stopped", logev.ID(1107), "listener", "web", "err", err)
-			}
-		}, "server", "accept", "listener", "web")
-		lg.Info("server: listening; open the url in a browser to play", logev.ID(1108), "listener", "web", "addr", s.webL.Addr().String(), "url", s.WebURL())
+	var h http.Handler = s.adminMux(now)
+	if cfg.Server.AdminToken != "" {
+		h = requireToken(cfg.Server.AdminToken, h)
 	}
-	if cfg.Server.HolderSocket != "" {
-		s.linkDone = make(chan struct{})
-		s.serveHolder(cfg.Server.HolderSocket, lg)
+	h = requireHost(allowedHosts(cfg.Server.HTTPAddr, cfg.Server.Hostname, s.httpL.Addr()), h)
+	s.httpS = &http.Server{Handler: h, ReadHeaderTimeout: 5 * time.Second, IdleTimeout: time.Minute}
+	s.gr.Go(context.Background(), func(context.Context) {
+		if err := s.httpS.Serve(s.httpL); err != nil && !errors.Is(err, http.ErrServerClosed) {
+			lg.Error("server: a listener stopped", logev.ID(1107), "listener", "http", "err", err)
+		}
+	}, "server", "accept", "listener", "http")
+	lg.Info("server: listening", logev.ID(1108), "listener", "http", "addr", s.httpL.Addr().String(), "token", cfg.Server.AdminToken != "", "pprof", cfg.Server.Pprof)
+}
+
+// serveWeb serves the web client, if it is on, with pg as its page
+// (the built-in one when nil).
+func (s *Server) serveWeb(pg http.Handler) {
+	if s.webL == nil {
+		return
 	}
-	s.serving.Store(true)
-	return s, nil
+	cfg, lg := s.cfg, s.log
+	s.gate.SetLinkDead(time.Duration(cfg.Zone.LinkDeadSecs) * time.Second)
+	wopt := web.Options{Page: pg, Log: lg}
+	if wopt.Page == nil {
+		wopt.Page = page.Handler()
+	}
+	if cfg.Web.TLS {
+		wopt.TLS = s.tlsCfg
+	}
+	s.web = web.New(s.gate, cfg.Web, wopt)
+	s.gr.Go(context.Background(), func(context.Context) {
+		if err := s.web.Serve(s.webL); err != nil {
+			lg.Error("server: a listener stopped", logev.ID(1107), "listener", "web", "err", err)
+		}
+	}, "server", "accept", "listener", "web")
+	lg.Info("server: listening; open the url in a browser to play", logev.ID(1108), "listener", "web", "addr", s.webL.Addr().String(), "url", s.WebURL())
 }
 
 // WebURL is the address to open in a browser to play, "" if the web
