@@ -355,107 +355,143 @@ func (z *Zone) Run(ctx context.Context) {
 	z.owner.claim()
 	defer close(z.dead)
 	z.boot()
-	ticker := time.NewTicker(PulseInterval)
-	defer ticker.Stop()
-	var wake *time.Timer
-	var wakeC <-chan time.Time
-	var dormantAt time.Time
-	// flushT wakes the zone for output that waits out its gap (flush).
-	flushT := time.NewTimer(time.Hour)
-	flushT.Stop()
-	defer flushT.Stop()
-	var flushC <-chan time.Time
-	wakeUp := func() {
-		if !z.dormant {
-			return
-		}
-		z.dormant = false
-		z.sleeping.Store(false)
-		if wake != nil {
-			wake.Stop()
-			wakeC = nil
-		}
-		missed := uint64(time.Since(dormantAt) / PulseInterval)
-		// What an empty zone's checkpoints and idle sweeps would have
-		// done while it slept was done before it slept.
-		z.pulses.skipIdle(z.pulses.now + missed)
-		z.pulses.catchUp(z.pulses.now+missed, func() { z.tasks.runDue(z.pulses.now, z.fireTask) })
-		z.pulseNo.Store(z.pulses.now)
-		ticker.Reset(PulseInterval)
-	}
-	pulse := func(fired time.Time) {
-		// Lateness is how long the tick waited for the zone: the ticker
-		// stamps when it fired, and a zone busy with messages takes it
-		// later.
-		z.recordLateness(time.Since(fired))
-		began := time.Now()
-		z.tick()
-		z.met.pulse.Observe(time.Since(began).Seconds())
-		if z.cfg.Dormant && z.canSleep() {
-			// Its checkpoints do not wake it, so what changed is
-			// queued now (nothing, usually).
-			z.checkpoint(nil, false)
-			next := z.nextDue()
-			ticker.Stop()
-			z.dormant = true
-			z.sleeping.Store(true)
-			dormantAt = time.Now()
-			if next > 0 {
-				d := time.Duration(next-z.pulses.now) * PulseInterval
-				if wake == nil {
-					wake = time.NewTimer(d)
-				} else {
-					wake.Reset(d)
-				}
-				wakeC = wake.C
-			}
-		}
-	}
+	rc := newRunClock()
+	defer rc.stop()
 	for {
 		select {
 		case <-ctx.Done():
 			z.stop()
 			return
 		case m := <-z.inbox:
-			wakeUp()
+			z.wakeUp(rc)
 			z.batch(m)
 		case <-z.mail.Signal():
-			var q []msg
-			if z.dormant {
-				// A heartbeat reads no game state: a dormant zone
-				// answers it asleep.
-				if q = z.mail.Pop(); onlyHeartbeats(q) {
-					z.handleMail(q)
-					break
-				}
-			}
-			wakeUp()
-			z.handleMail(q)
-			z.batch(nil)
-		case fired := <-ticker.C:
-			pulse(fired)
-		case <-wakeC:
-			wakeC = nil
-			wakeUp()
-		case <-flushC:
-			flushC = nil
+			z.mailArrived(rc)
+		case fired := <-rc.ticker.C:
+			z.pulse(rc, fired)
+		case <-rc.wakeC:
+			rc.wakeC = nil
+			z.wakeUp(rc)
+		case <-rc.flushC:
+			rc.flushC = nil
 		}
 		// Timers after the batch (seed 002): a tick that fell due while
 		// the batch ran is not left to the select's coin.
 		select {
-		case fired := <-ticker.C:
-			pulse(fired)
+		case fired := <-rc.ticker.C:
+			z.pulse(rc, fired)
 		default:
 		}
 		z.flush()
-		if !z.flushDue.IsZero() {
-			flushT.Reset(time.Until(z.flushDue))
-			flushC = flushT.C
-		} else if flushC != nil {
-			flushT.Stop()
-			flushC = nil
+		rc.flushAt(z.flushDue)
+	}
+}
+
+// runClock is the timers of Run's loop, on its goroutine only: the pulse
+// ticker, the timer that wakes a dormant zone for its next task, and the
+// one that wakes the zone for output that waits out its gap (flush).
+type runClock struct {
+	ticker    *time.Ticker
+	wake      *time.Timer
+	wakeC     <-chan time.Time // nil unless a dormant zone waits for wake
+	dormantAt time.Time        // when the zone went dormant
+	flushT    *time.Timer
+	flushC    <-chan time.Time // nil unless flushT is armed
+}
+
+func newRunClock() *runClock {
+	rc := &runClock{ticker: time.NewTicker(PulseInterval), flushT: time.NewTimer(time.Hour)}
+	rc.flushT.Stop()
+	return rc
+}
+
+func (rc *runClock) stop() {
+	rc.flushT.Stop()
+	rc.ticker.Stop()
+}
+
+// flushAt arms the flush timer for due, or disarms it for the zero time.
+func (rc *runClock) flushAt(due time.Time) {
+	if !due.IsZero() {
+		rc.flushT.Reset(time.Until(due))
+		rc.flushC = rc.flushT.C
+	} else if rc.flushC != nil {
+		rc.flushT.Stop()
+		rc.flushC = nil
+	}
+}
+
+// mailArrived handles what the mailbox holds. A heartbeat reads no game
+// state, so a dormant zone answers heartbeats alone without waking.
+func (z *Zone) mailArrived(rc *runClock) {
+	var q []msg
+	if z.dormant {
+		if q = z.mail.Pop(); onlyHeartbeats(q) {
+			z.handleMail(q)
+			return
 		}
 	}
+	z.wakeUp(rc)
+	z.handleMail(q)
+	z.batch(nil)
+}
+
+// pulse runs one tick of the zone and, if nothing here needs the ticker,
+// puts the zone to sleep.
+func (z *Zone) pulse(rc *runClock, fired time.Time) {
+	// Lateness is how long the tick waited for the zone: the ticker
+	// stamps when it fired, and a zone busy with messages takes it
+	// later.
+	z.recordLateness(time.Since(fired))
+	began := time.Now()
+	z.tick()
+	z.met.pulse.Observe(time.Since(began).Seconds())
+	if z.cfg.Dormant && z.canSleep() {
+		z.sleep(rc)
+	}
+}
+
+// sleep makes the zone dormant: the ticker stops, and the wake timer is
+// set for the next task or pulse callback due, if any.
+func (z *Zone) sleep(rc *runClock) {
+	// Its checkpoints do not wake it, so what changed is queued now
+	// (nothing, usually).
+	z.checkpoint(nil, false)
+	next := z.nextDue()
+	rc.ticker.Stop()
+	z.dormant = true
+	z.sleeping.Store(true)
+	rc.dormantAt = time.Now()
+	if next > 0 {
+		d := time.Duration(next-z.pulses.now) * PulseInterval
+		if rc.wake == nil {
+			rc.wake = time.NewTimer(d)
+		} else {
+			rc.wake.Reset(d)
+		}
+		rc.wakeC = rc.wake.C
+	}
+}
+
+// wakeUp ends a dormant zone's sleep: the pulses it slept through are
+// counted, the tasks due meanwhile run, and the ticker starts again.
+func (z *Zone) wakeUp(rc *runClock) {
+	if !z.dormant {
+		return
+	}
+	z.dormant = false
+	z.sleeping.Store(false)
+	if rc.wake != nil {
+		rc.wake.Stop()
+		rc.wakeC = nil
+	}
+	missed := uint64(time.Since(rc.dormantAt) / PulseInterval)
+	// What an empty zone's checkpoints and idle sweeps would have
+	// done while it slept was done before it slept.
+	z.pulses.skipIdle(z.pulses.now + missed)
+	z.pulses.catchUp(z.pulses.now+missed, func() { z.tasks.runDue(z.pulses.now, z.fireTask) })
+	z.pulseNo.Store(z.pulses.now)
+	rc.ticker.Reset(PulseInterval)
 }
 
 // The inbox is drained in bounded batches (seed 002): until it is empty,
