@@ -276,55 +276,7 @@ func (z *Zone) doorCmd(c *Char, args, verb string) {
 		return
 	}
 	if d, ok := z.findDoor(c, what); ok {
-		ex := c.room.proto.Exits[d]
-		st := c.room.doors[d]
-		name := ex.Door.Short
-		var next doorState
-		switch verb {
-		case "open":
-			if st == doorLocked {
-				z.sendLine(c, capFirst(name)+" is locked.")
-				return
-			}
-			if st == doorOpen {
-				z.sendLine(c, capFirst(name)+" is already open.")
-				return
-			}
-			next = doorOpen
-		case "close":
-			if st != doorOpen {
-				z.sendLine(c, capFirst(name)+" is already closed.")
-				return
-			}
-			next = doorClosed
-		case "lock":
-			if st == doorOpen {
-				z.sendLine(c, "Close it first.")
-				return
-			}
-			if st == doorLocked {
-				z.sendLine(c, capFirst(name)+" is already locked.")
-				return
-			}
-			if !hasKey(c, ex.Door.Key) {
-				z.sendLine(c, "You lack the key.")
-				return
-			}
-			next = doorLocked
-		case "unlock":
-			if st != doorLocked {
-				z.sendLine(c, capFirst(name)+" is not locked.")
-				return
-			}
-			if !hasKey(c, ex.Door.Key) {
-				z.sendLine(c, "You lack the key.")
-				return
-			}
-			next = doorClosed
-		}
-		z.changeDoor(c.room, d, next, verb)
-		z.sendLine(c, "You "+verb+" "+name+".")
-		z.act(c.room, c, c, "$n "+verb+"s "+name+".")
+		z.useDoor(c, d, verb)
 		return
 	}
 	it := findItem(c, what)
@@ -336,6 +288,65 @@ func (z *Zone) doorCmd(c *Char, args, verb string) {
 		z.sendLine(c, "You cannot "+verb+" "+it.short()+".")
 		return
 	}
+	z.useContainer(c, it, verb)
+}
+
+// useDoor does verb to the door of c's room that leads d, or tells c why
+// not: a locked door does not open, a lock wants its key.
+func (z *Zone) useDoor(c *Char, d content.Dir, verb string) {
+	ex := c.room.proto.Exits[d]
+	st := c.room.doors[d]
+	name := ex.Door.Short
+	var next doorState
+	switch verb {
+	case "open":
+		if st == doorLocked {
+			z.sendLine(c, capFirst(name)+" is locked.")
+			return
+		}
+		if st == doorOpen {
+			z.sendLine(c, capFirst(name)+" is already open.")
+			return
+		}
+		next = doorOpen
+	case "close":
+		if st != doorOpen {
+			z.sendLine(c, capFirst(name)+" is already closed.")
+			return
+		}
+		next = doorClosed
+	case "lock":
+		if st == doorOpen {
+			z.sendLine(c, "Close it first.")
+			return
+		}
+		if st == doorLocked {
+			z.sendLine(c, capFirst(name)+" is already locked.")
+			return
+		}
+		if !hasKey(c, ex.Door.Key) {
+			z.sendLine(c, "You lack the key.")
+			return
+		}
+		next = doorLocked
+	case "unlock":
+		if st != doorLocked {
+			z.sendLine(c, capFirst(name)+" is not locked.")
+			return
+		}
+		if !hasKey(c, ex.Door.Key) {
+			z.sendLine(c, "You lack the key.")
+			return
+		}
+		next = doorClosed
+	}
+	z.changeDoor(c.room, d, next, verb)
+	z.sendLine(c, "You "+verb+" "+name+".")
+	z.act(c.room, c, c, "$n "+verb+"s "+name+".")
+}
+
+// useContainer does verb to a container c can reach, or tells c why not.
+func (z *Zone) useContainer(c *Char, it *Item, verb string) {
 	switch verb {
 	case "open":
 		if it.locked {
