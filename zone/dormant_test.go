@@ -154,3 +154,58 @@ func TestZone_PulsesFourTimesASecond(t *testing.T) {
 		}
 	})
 }
+
+// Seed 004-05: there is no global tick, so one zone stuck in a handler
+// does not hold back another zone's pulse. Counted, not timed: while
+// emberfall's goroutine waits inside a heartbeat's callback, ashridge must
+// tick three more times (30 s is only the bound for a hang) and emberfall
+// not once.
+func TestZone_StuckZoneDoesNotHoldAnotherZonesPulse(t *testing.T) {
+	set, err := content.Load(os.DirFS(filepath.Join(repoRoot(), "areas")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	db, err := store.Open(filepath.Join(t.TempDir(), "stuck.db"), store.DefaultConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	zcfg := zone.DefaultConfig()
+	zcfg.Dormant = false // an empty zone keeps ticking, so a pause means a wait
+	w, err := world.New(set, db, world.DefaultConfig(), zcfg, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.Start()
+	defer func() {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		defer cancel()
+		if err := w.Shutdown(ctx); err != nil {
+			t.Error(err)
+		}
+	}()
+	stuck, other := w.Zone("emberfall"), w.Zone("ashridge")
+	if stuck == nil || other == nil {
+		t.Fatal("emberfall and ashridge are not both hosted")
+	}
+	const bound = 30 * time.Second
+	entered, release := make(chan struct{}), make(chan struct{})
+	defer close(release) // before the shutdown above
+	if !stuck.Heartbeat(0, func() { close(entered); <-release }) {
+		t.Fatal("emberfall has stopped")
+	}
+	select {
+	case <-entered:
+	case <-time.After(bound):
+		t.Fatal("emberfall never handled the heartbeat")
+	}
+	held, from := stuck.Pulses(), other.Pulses()
+	for deadline := time.Now().Add(bound); other.Pulses() < from+3; time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("ashridge ticked %d times in %v while emberfall was stuck in a handler: its pulse waits for another zone", other.Pulses()-from, bound)
+		}
+	}
+	if got := stuck.Pulses(); got != held {
+		t.Fatalf("emberfall ticked from pulse %d to %d: it was not stuck, so the test shows nothing", held, got)
+	}
+}
