@@ -3,19 +3,29 @@ package script
 import (
 	"fmt"
 	"testing"
+	"time"
 )
 
 // BenchmarkFire measures one trigger call through the chokepoint: the
-// deadline context, the protected call, the state check.
+// deadline context, the protected call, the state check; the shared_
+// cases count their work in a process's share, as every zone's VM does.
 func BenchmarkFire(b *testing.B) {
-	for _, bc := range []struct{ name, src string }{
-		{"empty_greet", `function on_greet(actor) end`},
-		{"typical_greet", `function on_greet(actor) self:say("Welcome, " .. actor:name() .. "!") end`},
+	for _, bc := range []struct {
+		name, src string
+		share     bool
+	}{
+		{"empty_greet", `function on_greet(actor) end`, false},
+		{"typical_greet", `function on_greet(actor) self:say("Welcome, " .. actor:name() .. "!") end`, false},
+		{"shared_empty_greet", `function on_greet(actor) end`, true},
+		{"shared_typical_greet", `function on_greet(actor) self:say("Welcome, " .. actor:name() .. "!") end`, true},
 	} {
 		b.Run(bc.name, func(b *testing.B) {
 			h := newFakeHost("ember")
 			vm := New(h, DefaultConfig())
 			defer vm.Close()
+			if bc.share {
+				vm.UseShare(NewShare(DefaultConfig(), 100*time.Millisecond))
+			}
 			c, err := Compile(bc.src, "bench.toml", 1, "bench")
 			if err != nil {
 				b.Fatal(err)

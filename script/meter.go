@@ -78,9 +78,9 @@ func newMeter() *meter {
 	return m
 }
 
-// arm starts a call with a budget of limit and a hang guard of dur (none
-// if dur is 0). Zone goroutine only.
-func (m *meter) arm(limit int64, dur time.Duration) {
+// arm starts a call, begun at now, with a budget of limit and a hang
+// guard of dur (none if dur is 0). Zone goroutine only.
+func (m *meter) arm(limit int64, dur time.Duration, now time.Time) {
 	m.used, m.limit = 0, limit
 	m.seen.Store(0)
 	m.mu.Lock()
@@ -91,7 +91,7 @@ func (m *meter) arm(limit int64, dur time.Duration) {
 	}
 	m.armed = dur > 0
 	if m.armed {
-		m.at = time.Now().Add(dur)
+		m.at = now.Add(dur)
 	}
 	m.mu.Unlock()
 	if dur > 0 {

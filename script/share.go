@@ -21,9 +21,9 @@ import (
 //
 // A Share is safe for use by many goroutines; every method is lock-free.
 type Share struct {
-	limit  int64         // work one window may hold
-	window time.Duration // the window's length
-	now    func() time.Time
+	limit  int64            // work one window may hold
+	window time.Duration    // the window's length
+	now    func() time.Time // the clock, if not the real one (tests)
 
 	at   atomic.Int64 // index of the current window
 	used atomic.Int64 // work added in it
@@ -37,30 +37,40 @@ const lightWork = 20000
 // NewShare returns the account of a process whose VMs run under cfg, in
 // windows of one pulse.
 func NewShare(cfg Config, pulse time.Duration) *Share {
-	return &Share{limit: int64(max(cfg.ProcessInstructions, cfg.PulseInstructions)), window: pulse, now: time.Now}
+	return &Share{limit: int64(max(cfg.ProcessInstructions, cfg.PulseInstructions)), window: pulse}
 }
 
-// add counts n units of work in the current window.
-func (s *Share) add(n int64) {
-	s.roll()
+// addAt counts n units of work done by a call that ended at t, the
+// caller's own reading of the clock: a call already reads the time when
+// it ends (for its statistics), and a second reading here was most of
+// what the share cost a call.
+func (s *Share) addAt(n int64, t time.Time) {
+	s.roll(t)
 	s.used.Add(n)
 }
 
 // spent reports whether the current window's work has reached the limit.
 func (s *Share) spent() bool {
-	s.roll()
+	s.roll(time.Time{})
 	return s.used.Load() >= s.limit
 }
 
 // Used returns the work counted in the current window.
 func (s *Share) Used() int64 {
-	s.roll()
+	s.roll(time.Time{})
 	return s.used.Load()
 }
 
-// roll starts a new window once the clock has passed the current one.
-func (s *Share) roll() {
-	w := s.now().UnixNano() / int64(s.window)
+// roll starts a new window once the clock has passed the current one;
+// t is the time now if the caller has read it, or zero.
+func (s *Share) roll(t time.Time) {
+	switch {
+	case s.now != nil:
+		t = s.now()
+	case t.IsZero():
+		t = time.Now()
+	}
+	w := t.UnixNano() / int64(s.window)
 	if old := s.at.Load(); old != w && s.at.CompareAndSwap(old, w) {
 		s.used.Store(0)
 	}

@@ -117,7 +117,7 @@ func TestMeter_HangGuardWaitsForAStarvedCall(t *testing.T) {
 		m.at = time.Now().Add(-late)
 		m.mu.Unlock()
 	}
-	m.arm(1<<40, time.Hour)
+	m.arm(1<<40, time.Hour, time.Now())
 	for i := 0; i < 64; i++ {
 		m.Done() // 64 units: the check point records the progress
 	}
@@ -137,7 +137,7 @@ func TestMeter_HangGuardWaitsForAStarvedCall(t *testing.T) {
 		t.Fatal("the guard let a call with no progress over an interval run on")
 	}
 	// The next call starts afresh.
-	m.arm(1<<40, time.Hour)
+	m.arm(1<<40, time.Hour, time.Now())
 	if m.hung() {
 		t.Fatal("a new call starts hung")
 	}

@@ -505,9 +505,9 @@ func (vm *VM) call(e *entity, fn lua.LValue, args ...lua.LValue) (ret lua.LValue
 	outer := vm.depth == 0
 	var start time.Time
 	if outer {
-		vm.meter.arm(int64(vm.cfg.MaxInstructions), vm.deadline)
-		L.SetContext(vm.meter)
 		start = time.Now()
+		vm.meter.arm(int64(vm.cfg.MaxInstructions), vm.deadline, start)
+		L.SetContext(vm.meter)
 	}
 	vm.frames[vm.depth] = frame{ent: e}
 	vm.depth++
@@ -521,13 +521,14 @@ func (vm *VM) call(e *entity, fn lua.LValue, args ...lua.LValue) (ret lua.LValue
 	vm.depth--
 	vm.frames[vm.depth] = frame{}
 	if outer {
-		vm.stats.Time += time.Since(start)
+		end := time.Now()
+		vm.stats.Time += end.Sub(start)
 		vm.meter.disarm()
 		L.RemoveContext()
 		used := min(vm.meter.used, vm.meter.limit+1)
 		vm.pulseUsed += used
 		if vm.share != nil {
-			vm.share.add(used)
+			vm.share.addAt(used, end)
 		}
 		vm.stats.Work += uint64(used)
 		b.used += used
