@@ -54,6 +54,12 @@ type WebLogin struct {
 // Release if it never gets there.
 func (g *Gate) Admit(addr net.Addr) string { return g.admit(addr) }
 
+// AddressKey is the key the gate's per-address limits count addr under
+// (an IPv4 address, or its IPv6 block of ipv6_prefix bits), or "" for an
+// address they exempt (loopback, unless limit_loopback): a front's own
+// per-address limits count the same key.
+func (g *Gate) AddressKey(addr net.Addr) string { return g.ipKey(addr) }
+
 // Release gives back a connection Admit counted that never became a
 // session.
 func (g *Gate) Release(addr net.Addr) {

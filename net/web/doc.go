@@ -75,9 +75,19 @@
 //
 // Origin is checked against the allow-list ([web] origins; the page's own
 // host is always allowed): a browser page from any other site is refused
-// (403) before the upgrade. The gate admits the address before the
-// upgrade, so a flood of upgrades from one address meets its per-address
-// cap (503 with the reason). A message over [web] max_message_kib closes
+// (403) before the upgrade. Before a request is a WebSocket, the HTTP
+// side is bounded: its header must arrive within [web] header_secs (a
+// slowloris trickle is dropped), the whole request within read_secs, a
+// kept-alive connection without a request closes after idle_secs, and a
+// header over max_header_kib is refused (431). One address (the gate's
+// address key: an IPv6 /64 counts once, loopback is exempt unless
+// gate.limit_loopback) holds at most [web] max_conns_per_ip TCP
+// connections here, page loads and WebSockets together: one more is
+// answered 503 before a byte of it is read, and closed. It may ask for
+// [web] upgrades_per_min upgrades a minute: past them, 429 with
+// Retry-After. The gate then admits the address before the upgrade, so
+// WebSockets count with telnet and SSH against gate.max_conns_per_ip
+// (503 with the reason). A message over [web] max_message_kib closes
 // the connection (1009); a typed line over [gate] max_line is refused with
 // a line, as on telnet. Output is queued and bounded as on telnet: a client
 // that stops reading is cut when its queue is full or a write times out,

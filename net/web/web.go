@@ -62,11 +62,36 @@ type Config struct {
 	// in. It is believed only from a loopback peer: without it, behind a
 	// proxy every player is 127.0.0.1 to the bans and per-address limits.
 	ProxyHeader string `toml:"proxy_header"`
+	// HeaderSecs bounds the reading of a request's header (the upgrade's
+	// included): a client that sends it slowly is dropped when it runs
+	// out. ReadSecs bounds a whole request, and the writing of its
+	// answer; a WebSocket is free of both once upgraded (pings watch it
+	// then). IdleSecs closes a kept-alive HTTP connection with no request
+	// in it. MaxHeaderKiB bounds a request's header (431 past it).
+	HeaderSecs   int `toml:"header_secs"`
+	ReadSecs     int `toml:"read_secs"`
+	IdleSecs     int `toml:"idle_secs"`
+	MaxHeaderKiB int `toml:"max_header_kib"`
+	// MaxConnsPerIP caps the TCP connections one address holds open on
+	// this listener at once, page loads and WebSockets together, counted
+	// under the gate's address key (so loopback is exempt unless
+	// gate.limit_loopback); one past it is answered 503 and closed before
+	// a byte of it is read. The gate's max_conns_per_ip still caps the
+	// sessions (WebSockets) among them, with every other front's.
+	MaxConnsPerIP int `toml:"max_conns_per_ip"`
+	// UpgradesPerMin is how many WebSocket upgrades one address may ask
+	// for in a minute (a bucket of that many that fills again over a
+	// minute); one past it is answered 429 with Retry-After.
+	UpgradesPerMin int `toml:"upgrades_per_min"`
 }
 
 // DefaultConfig is the configuration used where config.toml is silent.
 func DefaultConfig() Config {
-	return Config{PingSecs: 30, MaxMessageKiB: 16}
+	return Config{
+		PingSecs: 30, MaxMessageKiB: 16,
+		HeaderSecs: 10, ReadSecs: 30, IdleSecs: 60, MaxHeaderKiB: 16,
+		MaxConnsPerIP: 64, UpgradesPerMin: 60,
+	}
 }
 
 // Validate reports the first bad value, naming its key.
@@ -76,6 +101,22 @@ func (c Config) Validate() error {
 	}
 	if c.MaxMessageKiB < 1 || c.MaxMessageKiB > 1024 {
 		return fmt.Errorf("web.max_message_kib: %d is out of range 1 to 1024", c.MaxMessageKiB)
+	}
+	type rng struct {
+		key       string
+		v, lo, hi int
+	}
+	for _, r := range []rng{
+		{"web.header_secs", c.HeaderSecs, 1, 600},
+		{"web.read_secs", c.ReadSecs, 1, 3600},
+		{"web.idle_secs", c.IdleSecs, 1, 3600},
+		{"web.max_header_kib", c.MaxHeaderKiB, 1, 1024},
+		{"web.max_conns_per_ip", c.MaxConnsPerIP, 1, 1000000},
+		{"web.upgrades_per_min", c.UpgradesPerMin, 1, 1000000},
+	} {
+		if r.v < r.lo || r.v > r.hi {
+			return fmt.Errorf("%s: %d is out of range %d to %d", r.key, r.v, r.lo, r.hi)
+		}
 	}
 	for _, o := range c.Origins {
 		switch {
@@ -121,6 +162,9 @@ type Server struct {
 	stop  chan struct{}
 	once  sync.Once
 	gr    run.Group
+
+	upgrades *bucket  // per-address upgrade rate
+	open     *perAddr // per-address TCP connections
 }
 
 // New makes the web front in front of a gate.
@@ -129,7 +173,11 @@ func New(g *gate.Gate, cfg Config, opt Options) *Server {
 	if lg == nil {
 		lg = slog.Default()
 	}
-	s := &Server{g: g, cfg: cfg, log: lg, conns: map[*websocket.Conn]struct{}{}, stop: make(chan struct{})}
+	s := &Server{
+		g: g, cfg: cfg, log: lg, conns: map[*websocket.Conn]struct{}{}, stop: make(chan struct{}),
+		upgrades: newBucket(cfg.UpgradesPerMin, time.Minute, time.Now),
+		open:     &perAddr{n: map[string]int{}},
+	}
 	if opt.TLS != nil {
 		s.tls = opt.TLS.Clone()
 		s.tls.NextProtos = []string{"http/1.1"} // WebSocket upgrades need HTTP/1.1
@@ -143,9 +191,11 @@ func New(g *gate.Gate, cfg Config, opt Options) *Server {
 	s.mux.Handle("/", page)
 	s.http = &http.Server{
 		Handler:           s.mux,
-		ReadHeaderTimeout: 10 * time.Second,
-		IdleTimeout:       time.Minute,
-		MaxHeaderBytes:    16 << 10,
+		ReadHeaderTimeout: time.Duration(cfg.HeaderSecs) * time.Second,
+		ReadTimeout:       time.Duration(cfg.ReadSecs) * time.Second,
+		WriteTimeout:      time.Duration(cfg.ReadSecs) * time.Second,
+		IdleTimeout:       time.Duration(cfg.IdleSecs) * time.Second,
+		MaxHeaderBytes:    cfg.MaxHeaderKiB << 10,
 		ErrorLog:          log.New(io.Discard, "", 0), // TLS noise from scanners
 	}
 	return s
@@ -158,6 +208,7 @@ func (s *Server) Handler() http.Handler { return s.mux }
 // connections.
 func (s *Server) Serve(l net.Listener) error {
 	s.gr.GoWith(pingLabels, s.pinger)
+	l = &capListener{Listener: l, s: s, plain: s.tls == nil}
 	if s.tls != nil {
 		l = tls.NewListener(l, s.tls)
 	}
@@ -234,6 +285,12 @@ func (s *Server) serveWS(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	remote := s.remoteAddr(r)
+	if wait := s.upgrades.take(s.g.AddressKey(remote)); wait > 0 {
+		w.Header().Set("Retry-After", fmt.Sprint(int((wait+time.Second-1)/time.Second)))
+		http.Error(w, "Too many connections from your address in a short time; please wait a little and try again.", http.StatusTooManyRequests)
+		s.log.Debug("web: an upgrade past the address's rate was refused", logev.ID(5002), logev.Remote(remote.String()))
+		return
+	}
 	if why := s.g.Admit(remote); why != "" {
 		http.Error(w, why, http.StatusServiceUnavailable)
 		return
