@@ -250,6 +250,15 @@ func (b *bot) login(ctx context.Context) bool {
 		}
 		b.conn, b.byKey = l, byKey
 		step = stepNameSent // the SSH user name is the name
+	} else if cfg.byWeb(b.idx) {
+		l, err := dialWeb(ctx, cfg.WebAddr, deadline)
+		if err != nil {
+			if ctx.Err() == nil {
+				b.failure, b.failureExample = "web connect: "+errClass(err), err.Error()
+			}
+			return false
+		}
+		b.conn = l
 	} else {
 		d := net.Dialer{Deadline: deadline}
 		conn, err := d.DialContext(ctx, "tcp", cfg.Addr)

@@ -63,6 +63,13 @@ type Config struct {
 	// log in yet uses its password and then registers the key in game.
 	SSHKey string
 
+	// Front is how the bots connect: "telnet" (to Addr, or SSH with
+	// SSHKey), "web" (a WebSocket on gmcp.mudstandards.org to WebAddr, as
+	// the built-in page), or "mixed" (bot i by web when i is odd, telnet
+	// when even: half and half).
+	Front   string
+	WebAddr string
+
 	// PID, if set, is the server's process id: its CPU time and resident
 	// set are read from /proc. Metrics, if set, is the server's /metrics
 	// URL, read for the zones' pulse lateness.
@@ -105,6 +112,10 @@ func (c *Config) validate() error {
 		return errors.New("-slow, -drop and -burst must not be negative")
 	case c.Disrupt.Burst > 999:
 		return errors.New("-burst is at most 999 lines")
+	case c.Front != "" && c.Front != "telnet" && c.Front != "web" && c.Front != "mixed":
+		return fmt.Errorf("-front %q: telnet, web or mixed", c.Front)
+	case c.Front != "" && c.Front != "telnet" && c.SSHKey != "":
+		return errors.New("-ssh-key goes with -front telnet only")
 	case c.Password == "" || strings.ContainsAny(c.Password, "\r\n"):
 		return errors.New("-password must be one non-empty line")
 	}
@@ -127,6 +138,19 @@ func (c *Config) validate() error {
 		}
 	}
 	return nil
+}
+
+// front is Summary.Front for Config.Front.
+func front(f string) string {
+	if f == "telnet" {
+		return ""
+	}
+	return f
+}
+
+// byWeb reports whether bot i connects by the web front.
+func (c *Config) byWeb(i int) bool {
+	return c.Front == "web" || c.Front == "mixed" && i%2 == 1
 }
 
 // botName is prefix followed by i in base 26 with letters for digits
@@ -389,6 +413,8 @@ func (r *run) summarize(bots []*bot, measured time.Duration) *Summary {
 		Addr:         r.cfg.Addr,
 		Scenario:     r.cfg.Scenario,
 		SSH:          r.key != nil,
+		Front:        front(r.cfg.Front),
+		WebAddr:      r.cfg.WebAddr,
 		Bots:         r.cfg.Bots,
 		Every:        r.cfg.Every,
 		Measured:     measured,

@@ -157,7 +157,9 @@ func (h *histogram) latency() Latency {
 type Summary struct {
 	Addr     string
 	Scenario string
-	SSH      bool // the bots logged in over SSH
+	SSH      bool   // the bots logged in over SSH
+	Front    string // "web" or "mixed" (Config.Front); "" is telnet
+	WebAddr  string // with Front
 	Bots     int
 	Every    time.Duration
 	Measured time.Duration // the measured window as it happened (shorter if interrupted)
@@ -226,15 +228,21 @@ func (s *Summary) Failed() bool {
 func (s *Summary) Text() string {
 	var b strings.Builder
 	via := "telnet"
-	if s.SSH {
+	addr := s.Addr
+	switch {
+	case s.SSH:
 		via = "ssh"
+	case s.Front == "web":
+		via, addr = "web (WebSocket, gmcp.mudstandards.org)", s.WebAddr
+	case s.Front == "mixed":
+		via, addr = "telnet and web, half each", s.Addr+" and "+s.WebAddr
 	}
 	scen := s.Scenario
 	if scen == "" {
 		scen = "custom"
 	}
 	fmt.Fprintf(&b, "loadbot: %s, %d bots -> %s over %s, one command every %s (±20%%), %s measured\n",
-		scen, s.Bots, s.Addr, via, secs(s.Every), secs(s.Measured.Round(time.Millisecond)))
+		scen, s.Bots, addr, via, secs(s.Every), secs(s.Measured.Round(time.Millisecond)))
 	fmt.Fprintf(&b, "connections: %d/%d made", s.Connected, s.Attempted)
 	if s.ConnFailures > 0 {
 		fmt.Fprintf(&b, " (%d failed)", s.ConnFailures)
