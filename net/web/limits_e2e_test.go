@@ -12,6 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/coder/websocket"
+
 	"zonemud/net/web"
 	"zonemud/server/servertest"
 )
@@ -230,4 +232,69 @@ func TestConnsPerAddress_AtTheListener(t *testing.T) {
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
+}
+
+// A thousand WebSockets asked for from one address, fifty at a time,
+// with the shipped limits: the gate's max_conns_per_ip are let in, every
+// other one is refused at once with 429 or 503 (none hangs, none is
+// upgraded past the caps), and a player from another address still gets
+// in.
+func TestThousandWebSocketsFromOneAddress(t *testing.T) {
+	cfg := servertest.Config(t)
+	cfg.Gate.LimitLoopback = true
+	srv := servertest.Start(t, cfg)
+	const n, at = 1000, 50
+	var (
+		mu      sync.Mutex
+		codes   = map[int]int{}
+		open    []*websocket.Conn
+		sem     = make(chan struct{}, at)
+		wg      sync.WaitGroup
+		refused int
+	)
+	for range n {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer wg.Done()
+			defer func() { <-sem }()
+			c, resp, err := tryDial(srv.WebAddr(), nil, web.ProtoGMCP)
+			mu.Lock()
+			defer mu.Unlock()
+			switch {
+			case err == nil:
+				open = append(open, c)
+			case resp != nil:
+				codes[resp.StatusCode]++
+				refused++
+			default:
+				codes[0]++
+			}
+		}()
+	}
+	wg.Wait()
+	t.Cleanup(func() {
+		for _, c := range open {
+			_ = c.CloseNow()
+		}
+	})
+	if len(open) != cfg.Gate.MaxConnsPerIP {
+		t.Errorf("%d upgraded, want the gate's cap of %d", len(open), cfg.Gate.MaxConnsPerIP)
+	}
+	if refused+len(open) != n || codes[http.StatusTooManyRequests]+codes[http.StatusServiceUnavailable] != refused {
+		t.Errorf("of %d: %d upgraded, refusals by status %v (0: no answer)", n, len(open), codes)
+	}
+	if codes[http.StatusTooManyRequests] == 0 {
+		t.Errorf("the upgrade rate never refused one: %v", codes)
+	}
+	other, _, err := dialFrom(t, "127.0.0.2", srv.WebAddr())
+	if err != nil {
+		t.Fatalf("a player from another address: %v", err)
+	}
+	t.Cleanup(func() { _ = other.CloseNow() })
+	wrapWS(t, other).Expect("name")
+	// The cap is the gate's, shared with telnet: loopback's telnet is
+	// refused with the reason, not hung.
+	tel := servertest.Dial(t, srv.TelnetAddr())
+	tel.Expect("Too many connections")
 }

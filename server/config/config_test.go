@@ -171,6 +171,13 @@ func TestLoad_WebAddr(t *testing.T) {
 		{"[web]\norigins = [\"*\"]\n", "web.origins"},
 		{"[web]\nping_secs = 1\n", "web.ping_secs"},
 		{"[web]\nproxy_header = \"Forwarded\"\n", "web.proxy_header"},
+		{"[server]\nweb_addr = \"127.0.0.1:4080\"\n", "server.web_addr"}, // the admin address
+		{"[web]\nheader_secs = 0\n", "web.header_secs"},
+		{"[web]\nread_secs = 0\n", "web.read_secs"},
+		{"[web]\nidle_secs = 0\n", "web.idle_secs"},
+		{"[web]\nmax_header_kib = 0\n", "web.max_header_kib"},
+		{"[web]\nmax_conns_per_ip = 0\n", "web.max_conns_per_ip"},
+		{"[web]\nupgrades_per_min = 0\n", "web.upgrades_per_min"},
 	} {
 		_, err := Load(defaults(t), write(t, tc.body))
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
