@@ -213,3 +213,61 @@ func grepLines(s, sub string) string {
 	}
 	return strings.Join(out, "\n")
 }
+
+// The login throttle holds over the web as over telnet: wrong passwords
+// end the connection, and an address past max_login_failures is shut out
+// of the web front (503, saying why) and of telnet alike.
+func TestLoginThrottle_OverWeb(t *testing.T) {
+	cfg := servertest.Config(t)
+	cfg.Gate.LimitLoopback = true
+	cfg.Gate.MaxBadPasswords = 2
+	cfg.Gate.MaxLoginFailures = 2
+	srv := servertest.Start(t, cfg)
+	c, _, err := dialFrom(t, "127.0.0.2", srv.WebAddr())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = c.CloseNow() })
+	w := wrapWS(t, c)
+	w.Create("Thrott", "secret-thrott")
+	w.Send("quit")
+	w.Expect("Farewell")
+
+	c, _, err = dialFrom(t, "127.0.0.2", srv.WebAddr())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = c.CloseNow() })
+	w = wrapWS(t, c)
+	w.Expect("name")
+	w.Send("Thrott")
+	for range 2 {
+		w.Expect("password")
+		w.Send("not-the-password")
+	}
+	w.Expect("Too many wrong passwords")
+	w.WaitClosed()
+	var resp *http.Response
+	for deadline := time.Now().Add(hangBound); ; {
+		var c *websocket.Conn
+		c, resp, err = dialFrom(t, "127.0.0.2", srv.WebAddr())
+		if err != nil {
+			break
+		}
+		// The failures may still be on their way to the throttle.
+		_ = c.CloseNow()
+		if time.Now().After(deadline) {
+			t.Fatal("the address was never shut out")
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	if resp == nil || resp.StatusCode != http.StatusServiceUnavailable {
+		t.Fatalf("an upgrade from the shut-out address: %v %v, want 503", err, resp)
+	}
+	if b, _ := io.ReadAll(resp.Body); !strings.Contains(string(b), "Too many failed logins") {
+		t.Fatalf("the refusal says %q", b)
+	}
+	// Another address plays on.
+	other := newGMCP(t, srv.WebAddr())
+	other.Expect("name")
+}

@@ -24,8 +24,9 @@ type stubRig struct {
 	conns chan *stubWS
 }
 
-func newStubRig(t *testing.T) *stubRig {
-	ctx := browser(t)
+func newStubRig(t *testing.T) *stubRig { return newStubRigIn(t, browser(t)) }
+
+func newStubRigIn(t *testing.T, ctx context.Context) *stubRig {
 	conns := make(chan *stubWS, 4)
 	mux := http.NewServeMux()
 	mux.Handle("/ws", stubServer(t, conns))
