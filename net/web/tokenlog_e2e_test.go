@@ -74,3 +74,26 @@ func TestResume_TokenNeverLogged(t *testing.T) {
 		}
 	}
 }
+
+// Start-up logs the address to open in a browser, as the README shows
+// it: the web listener's line with its url.
+func TestStart_LogsTheURLToOpen(t *testing.T) {
+	cfg := servertest.Config(t)
+	var logs syncBuffer
+	srv, err := server.Start(cfg, server.Options{Log: slog.New(slog.NewTextHandler(&logs, nil))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		_ = srv.Shutdown(ctx)
+	})
+	want := "url=http://" + srv.WebAddr() + "/"
+	for _, line := range strings.Split(logs.String(), "\n") {
+		if strings.Contains(line, "open the url in a browser to play") && strings.Contains(line, "listener=web") && strings.Contains(line, want) {
+			return
+		}
+	}
+	t.Fatalf("no start-up line with listener=web and %s:\n%s", want, logs.String())
+}
