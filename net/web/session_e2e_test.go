@@ -127,7 +127,7 @@ func upgradeRaw(t *testing.T, addr string) net.Conn {
 // reads (and so answers) stays through the same rounds and plays on.
 func TestPing_UnansweredIsClosed(t *testing.T) {
 	cfg := servertest.Config(t)
-	cfg.Web.PingSecs = 5
+	cfg.Web.PingSecs = 10            // a pong has ten seconds even on a loaded machine
 	cfg.Gate.LoginTimeoutSecs = 3600 // only the pings can close the silent one
 	srv := servertest.Start(t, cfg)
 	live := newGMCP(t, srv.WebAddr())
