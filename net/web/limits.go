@@ -111,13 +111,6 @@ func (p *perAddr) done(key string) {
 	}
 }
 
-// count is how many connections key holds open.
-func (p *perAddr) count(key string) int {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return p.n[key]
-}
-
 // busy is the answer to a connection past the per-address cap: written
 // before anything is read, so the client reads a status, not a hang.
 var busy = func() []byte {
