@@ -83,7 +83,8 @@
 // address key: an IPv6 /64 counts once, loopback is exempt unless
 // gate.limit_loopback) holds at most [web] max_conns_per_ip TCP
 // connections here, page loads and WebSockets together: one more is
-// answered 503 before a byte of it is read, and closed. It may ask for
+// answered 503 once its request header is in and closed (one that sends
+// none within two seconds is closed unanswered). It may ask for
 // [web] upgrades_per_min upgrades a minute: past them, 429 with
 // Retry-After. The gate then admits the address before the upgrade, so
 // WebSockets count with telnet and SSH against gate.max_conns_per_ip

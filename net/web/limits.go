@@ -1,6 +1,8 @@
 package web
 
 import (
+	"bufio"
+	"bytes"
 	"io"
 	"net"
 	"strconv"
@@ -111,8 +113,8 @@ func (p *perAddr) done(key string) {
 	}
 }
 
-// busy is the answer to a connection past the per-address cap: written
-// before anything is read, so the client reads a status, not a hang.
+// busy is the answer to a connection past the per-address cap, so the
+// client reads a status, not a hang.
 var busy = func() []byte {
 	const body = "Too many connections from your address; please close one and try again.\n"
 	return []byte("HTTP/1.1 503 Service Unavailable\r\n" +
@@ -143,27 +145,69 @@ func (l *capListener) Accept() (net.Conn, error) {
 			return &countedConn{Conn: c, done: func() { l.s.open.done(key) }}, nil
 		}
 		l.s.log.Debug("web: a connection past the address's cap was refused", logev.ID(5003), logev.Remote(c.RemoteAddr().String()))
-		go refuse(c, l.plain)
+		go l.refuse(c)
 	}
 }
 
+// refuseWait bounds how long a refused connection is read for its
+// request, and maxRefusing how many are read at once: past it, a refused
+// connection is closed without an answer.
+const (
+	refuseWait  = 2 * time.Second
+	maxRefusing = 256
+)
+
 // refuse answers a connection past the cap and closes it, off the accept
-// loop: a client that never reads holds nothing but this goroutine, for a
-// couple of seconds at most.
-func refuse(c net.Conn, plain bool) {
-	if plain {
-		_ = c.SetWriteDeadline(time.Now().Add(time.Second))
-		_, _ = c.Write(busy)
-		if tc, ok := c.(*net.TCPConn); ok {
-			_ = tc.CloseWrite()
-		}
-		// What the client sent is read and dropped before the close: a
-		// close with unread bytes is a reset, which can reach the client
-		// before the status does.
-		_ = c.SetReadDeadline(time.Now().Add(time.Second))
-		_, _ = io.Copy(io.Discard, io.LimitReader(c, 64<<10))
+// loop. The 503 goes out once the request's header is in (within
+// refuseWait): an answer written before the request would reach an HTTP
+// client as an unsolicited response on a connection it has not used yet,
+// which it drops, and its request on that connection would then fail
+// with no status. A connection that sends no header in time is closed
+// unanswered.
+func (l *capListener) refuse(c net.Conn) {
+	defer c.Close()
+	if !l.plain {
+		return
 	}
-	_ = c.Close()
+	select {
+	case l.s.refusing <- struct{}{}:
+		defer func() { <-l.s.refusing }()
+	default:
+		return
+	}
+	_ = c.SetDeadline(time.Now().Add(refuseWait))
+	if !readHeader(c, 64<<10) {
+		return
+	}
+	_, _ = c.Write(busy)
+	if tc, ok := c.(*net.TCPConn); ok {
+		_ = tc.CloseWrite()
+	}
+	// What else the client sent is read and dropped before the close: a
+	// close with unread bytes is a reset, which can reach the client
+	// before the status does.
+	_, _ = io.Copy(io.Discard, io.LimitReader(c, 64<<10))
+}
+
+// readHeader reads c until the blank line that ends a request's header,
+// at most limit bytes; it reports whether it saw one.
+func readHeader(c net.Conn, limit int) bool {
+	br := bufio.NewReaderSize(io.LimitReader(c, int64(limit)), 1024)
+	partial := false // the last read ended inside a long line
+	for {
+		line, err := br.ReadSlice('\n')
+		switch {
+		case err == bufio.ErrBufferFull:
+			partial = true
+			continue
+		case err != nil:
+			return false
+		}
+		if !partial && len(bytes.TrimRight(line, "\r\n")) == 0 {
+			return true
+		}
+		partial = false
+	}
 }
 
 // countedConn gives back its place once, at its first Close.

@@ -181,7 +181,7 @@ func TestUpgradeFlood_Is429(t *testing.T) {
 
 // One address holds at most web.max_conns_per_ip TCP connections to the
 // web listener, open requests and WebSockets together: one past it is
-// answered 503 before a byte of it is read (no hang) and closed, a
+// answered 503 as soon as its request is in (no hang) and closed, a
 // WebSocket dial past it reads 503 too, and a freed place can be taken.
 func TestConnsPerAddress_AtTheListener(t *testing.T) {
 	cfg := servertest.Config(t)
@@ -198,6 +198,7 @@ func TestConnsPerAddress_AtTheListener(t *testing.T) {
 	var got string
 	for deadline := time.Now().Add(hangBound); ; {
 		c := rawDial(t, srv.WebAddr())
+		fmt.Fprintf(c, "GET / HTTP/1.1\r\nHost: %s\r\n\r\n", srv.WebAddr())
 		got = readToEnd(t, c)
 		if strings.HasPrefix(got, "HTTP/1.1 503") {
 			break

@@ -75,8 +75,9 @@ type Config struct {
 	// MaxConnsPerIP caps the TCP connections one address holds open on
 	// this listener at once, page loads and WebSockets together, counted
 	// under the gate's address key (so loopback is exempt unless
-	// gate.limit_loopback); one past it is answered 503 and closed before
-	// a byte of it is read. The gate's max_conns_per_ip still caps the
+	// gate.limit_loopback); one past it is answered 503 once its request
+	// header is in (within two seconds; silent ones are closed) and
+	// closed. The gate's max_conns_per_ip still caps the
 	// sessions (WebSockets) among them, with every other front's.
 	MaxConnsPerIP int `toml:"max_conns_per_ip"`
 	// UpgradesPerMin is how many WebSocket upgrades one address may ask
@@ -163,8 +164,9 @@ type Server struct {
 	once  sync.Once
 	gr    run.Group
 
-	upgrades *bucket  // per-address upgrade rate
-	open     *perAddr // per-address TCP connections
+	upgrades *bucket       // per-address upgrade rate
+	open     *perAddr      // per-address TCP connections
+	refusing chan struct{} // connections past the cap being answered
 }
 
 // New makes the web front in front of a gate.
@@ -177,6 +179,7 @@ func New(g *gate.Gate, cfg Config, opt Options) *Server {
 		g: g, cfg: cfg, log: lg, conns: map[*websocket.Conn]struct{}{}, stop: make(chan struct{}),
 		upgrades: newBucket(cfg.UpgradesPerMin, time.Minute, time.Now),
 		open:     &perAddr{n: map[string]int{}},
+		refusing: make(chan struct{}, maxRefusing),
 	}
 	if opt.TLS != nil {
 		s.tls = opt.TLS.Clone()
