@@ -43,9 +43,10 @@ func dialFrom(t *testing.T, from, addr string) (*websocket.Conn, *http.Response,
 func TestBan_WebPlayers(t *testing.T) {
 	cfg := servertest.Config(t)
 	cfg.World.Admins = []string{"Ada"}
+	servertest.Admin(t, cfg, "Ada", "secret-ada")
 	srv := servertest.Start(t, cfg)
 	ada := servertest.Dial(t, srv.TelnetAddr())
-	ada.Create("Ada", "secret-ada")
+	ada.Login("Ada", "secret-ada")
 	c, _, err := dialFrom(t, "127.0.0.2", srv.WebAddr())
 	if err != nil {
 		t.Fatal(err)
