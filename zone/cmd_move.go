@@ -220,7 +220,7 @@ func (z *Zone) transferOutNote(c *Char, dest *Zone, room, from, note string) {
 	// the other zone now owns.
 	nc := c.handOver()
 	nc.pl.sess = s // forget dropped the link; the session travels with the character
-	h := Handoff{transferMsg{ch: nc, room: room, from: from, sentAt: z.pulses.now, note: note}}
+	h := Handoff{transferMsg{ch: nc, room: room, from: from, sentAt: z.pulses.now, note: note, saved: rec.AnchorZone == "" && rec.AnchorRoom == ""}}
 	if !z.shard.Moving(c.name, dest, h) {
 		// The other zone stopped, or was unhosted, after the move was
 		// decided: the character comes back to the room it left, from
@@ -279,6 +279,7 @@ func (z *Zone) handleTransfer(m transferMsg) {
 	z.adopt(c)
 	z.rebaseTimers(c, m.sentAt)
 	room := z.localRoom(m.room)
+	saved := m.saved && room != nil && !z.isInstance()
 	if room == nil {
 		room = z.startRoom()
 	}
@@ -286,7 +287,15 @@ func (z *Zone) handleTransfer(m transferMsg) {
 		z.players[c.name] = c
 		z.rosterOld = true
 		c.pl.arrival++
-		z.dirty(c)
+		if !saved {
+			// Where it stands now is not what the sender saved (a copy
+			// entered or left, a room that is gone, a hand-off that was
+			// not a walk): worth saving. A walk across a border is not:
+			// the zone left saved the walker in this room, and a second
+			// record of it would double the saver's work for every
+			// crossing.
+			z.dirty(c)
+		}
 		if !z.isInstance() {
 			c.pl.anchorZone, c.pl.anchorRoom = "", ""
 		}

@@ -292,6 +292,9 @@ func (z *Zone) PlayerRoomForTest(name string) string {
 	return ""
 }
 
+// CheckpointsForTest is how many batches the zone has queued.
+func (z *Zone) CheckpointsForTest() uint64 { return z.checkpoints.Load() }
+
 // HandleInboxForTest handles everything waiting in the inbox.
 func (z *Zone) HandleInboxForTest() {
 	for {

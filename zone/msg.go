@@ -69,6 +69,10 @@ type transferMsg struct {
 	sentAt uint64
 	// note, if set, is told to the player after the room it arrives in.
 	note string
+	// saved: the sending zone's checkpoint carried the character's record
+	// as it arrives here (in room, out of any copy), so arriving is no
+	// change worth another save.
+	saved bool
 }
 
 // instanceReadyMsg is the world's answer to a MintRequest this zone made

@@ -34,6 +34,11 @@ import (
 //   - Every hand-back (quit, link-dead reap, fault, stop) and every move to
 //     another zone checkpoints the zone with the leaver in it before the
 //     return is posted, so a load that follows reads it.
+//   - A walk into another zone is saved by the zone left, with the room
+//     walked into: arriving that way is no change to the arrival zone,
+//     which saves the walker only once it changes there. Any other arrival
+//     (into or out of a copy, a room that is gone, a way that was blocked,
+//     a login) counts as a change.
 
 // startCheckpoints schedules the zone's periodic checkpoint.
 func (z *Zone) startCheckpoints() {

@@ -397,3 +397,44 @@ func TestDoor_BorderSidesAgree(t *testing.T) {
 		}
 	}
 }
+
+// A walk across a zone border is saved once: the zone left checkpoints the
+// walker standing in the room it walks into, so the zone it arrives in has
+// nothing more of it to save until it changes there. (Each arrival used to
+// count as a change: two records for every crossing, the saver's work
+// doubled for a world of walkers.) A change after the arrival is saved as
+// ever.
+func TestSave_BorderWalkIsSavedOnce(t *testing.T) {
+	z, rs := saveZone(t, 1)
+	ar := rs.Zone("ashridge")
+	ar.BootForTest()
+	s := enter(t, z, "Walker")
+	for i, dir := range []string{"east", "east", "east"} {
+		z.InputForTest(s, uint64(i+1), dir)
+	}
+	ar.DrainForTest()
+	if got := ar.PlayerRoomForTest("Walker"); got != "ashridge:room:ridge_road" {
+		t.Fatalf("the walker stands in %q, want the Ridge Road", got)
+	}
+	var left *zone.CharRecord
+	for _, b := range rs.batches() {
+		for _, c := range b.Chars {
+			if c.Name == "Walker" {
+				left = c
+			}
+		}
+	}
+	if left == nil || left.Room != "ashridge:room:ridge_road" || left.Zone != "ashridge" {
+		t.Fatalf("the zone left saved the walker as %+v, want it on the Ridge Road", left)
+	}
+	before := ar.CheckpointsForTest()
+	ar.CheckpointForTest()
+	if n := ar.CheckpointsForTest() - before; n != 0 {
+		t.Fatalf("the zone arrived in queued %d batches with nothing changed since the crossing's save, want none", n)
+	}
+	ar.InputForTest(s, 4, "brief")
+	ar.CheckpointForTest()
+	if n := ar.CheckpointsForTest() - before; n != 1 {
+		t.Fatalf("a change after the arrival queued %d batches, want one", n)
+	}
+}
