@@ -255,3 +255,40 @@ func TestSaver_LoadCommitsOnlyForItsOwnCharacter(t *testing.T) {
 		t.Errorf("%d commits after the backlog; want one (the load of another character forced none, the walker's load waited for its own)", n)
 	}
 }
+
+// Checkpoints that nothing waits on gather for the commit gap and share one
+// transaction: ten zones' crossings, each taken by the saver before the
+// next was queued, are one commit at the flush, not ten (every commit
+// rewrites its pages and syncs the file: a world of walkers committed a
+// hundred times a second).
+func TestSaver_CheckpointsWithinTheGapShareACommit(t *testing.T) {
+	db, err := store.Open(filepath.Join(t.TempDir(), "s.db"), store.DefaultConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	s := newSaver(db, slog.New(slog.DiscardHandler))
+	s.commitGap = time.Hour
+	d := &gatedDisk{db: db, entered: make(chan struct{}), gate: make(chan struct{})}
+	close(d.gate)
+	s.disk = d
+	stop := make(chan struct{})
+	go s.run(stop)
+	t.Cleanup(func() { close(stop); <-s.stopped })
+	// The first commit is not held: no commit came before it.
+	s.queue(batch("g010", rec("First", "g010:room:a")))
+	flushed(t, s)
+	for i := range 10 {
+		s.queue(batch(fmt.Sprintf("g%03d", 20+i), rec(fmt.Sprintf("Walker%c", 'a'+i), fmt.Sprintf("g%03d:room:a", 20+i))))
+		for s.q.Len() > 0 { // taken by the saver before the next is queued
+			time.Sleep(time.Millisecond)
+		}
+	}
+	flushed(t, s)
+	if n := len(d.commits()); n != 1 {
+		t.Errorf("ten checkpoints within the gap took %d commits, want one", n)
+	}
+	if got := storedRoom(t, s, "Walkerj"); got != "g029:room:a" {
+		t.Errorf("the last walker stored in %q", got)
+	}
+}
