@@ -43,6 +43,10 @@ type saver struct {
 	lastCommit time.Time
 	pending    []commitItem
 	names      map[string]struct{}
+	// leavers: pending holds a batch of characters that left the world,
+	// which commits without waiting out the gap: a tell or a login may
+	// look the character up in the store at once.
+	leavers bool
 	// stopped is closed when run has returned: nothing queued after that
 	// is done, so whoever waits on an answer stops waiting.
 	stopped chan struct{}
@@ -187,7 +191,7 @@ func (s *saver) run(stop <-chan struct{}) {
 		ops := s.q.Pop()
 		s.process(ops)
 		s.q.Recycle(ops)
-		if len(s.pending) > 0 && !time.Now().Before(s.lastCommit.Add(s.commitGap)) {
+		if len(s.pending) > 0 && (s.leavers || !time.Now().Before(s.lastCommit.Add(s.commitGap))) {
 			s.commitPending()
 		}
 	}
@@ -197,7 +201,9 @@ func (s *saver) run(stop <-chan struct{}) {
 // committed in one transaction (group commit: one fsync for many zones'
 // checkpoints) once the commit gap since the last commit is over, or
 // before an op that must see them written: a flush, a release, a load of
-// one of their characters. A run's batches are coalesced first (see
+// one of their characters. A batch with a character leaving the world
+// (quit, reap, stop) commits at once too: a tell or a login may look it up
+// in the store next. A run's batches are coalesced first (see
 // coalesce), so a saver that fell behind writes each character of a zone
 // once per commit, however many checkpoints of it queued up meanwhile:
 // its work per commit is bounded by the characters in the world, not by
@@ -211,6 +217,7 @@ func (s *saver) process(ops []saverOp) {
 		switch {
 		case op.batch != nil:
 			s.pending = append(s.pending, commitItem{zb: op.batch, parts: []*zone.SaveBatch{op.batch}})
+			s.leavers = s.leavers || len(op.batch.Leaving) > 0
 			for _, c := range op.batch.Chars {
 				s.names[c.Name] = struct{}{}
 			}
@@ -248,6 +255,7 @@ func (s *saver) commitPending() {
 	clear(s.pending)
 	s.pending = s.pending[:0]
 	clear(s.names)
+	s.leavers = false
 	s.lastCommit = time.Now()
 }
 

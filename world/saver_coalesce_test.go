@@ -292,3 +292,33 @@ func TestSaver_CheckpointsWithinTheGapShareACommit(t *testing.T) {
 		t.Errorf("the last walker stored in %q", got)
 	}
 }
+
+// A character leaving the world is written without waiting out the gap:
+// a tell to them, or their next login, looks them up in the store.
+func TestSaver_LeaverCommitsWithoutTheGap(t *testing.T) {
+	db, err := store.Open(filepath.Join(t.TempDir(), "s.db"), store.DefaultConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	s := newSaver(db, slog.New(slog.DiscardHandler))
+	s.commitGap = time.Hour
+	stop := make(chan struct{})
+	go s.run(stop)
+	t.Cleanup(func() { close(stop); <-s.stopped })
+	s.queue(batch("g010", rec("First", "g010:room:a")))
+	flushed(t, s)
+	b := batch("g011", rec("Quitter", "g011:room:a"))
+	b.Leaving = []string{"Quitter"}
+	s.queue(b)
+	deadline := time.Now().Add(30 * time.Second) // a bound on a hang
+	for {
+		if _, err := db.Character("Quitter"); err == nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("a leaver's save waited for the commit gap")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
