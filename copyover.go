@@ -187,7 +187,7 @@ func serveCopyover(cfg *config.Config, cfgPath string, log *slog.Logger, stderr 
 			return 1
 		}
 	}
-	p.h = gate.NewHolder(cfg.Gate, "zonemud "+version+" "+cmp.Or(commit(), "unknown"), log)
+	p.h = gate.NewHolder(cfg.Gate, buildName(), log)
 	go func() { _ = p.h.ServeGames(gl) }()
 	go func() { _ = p.h.ServeTelnet(tl) }()
 	_, telnetPort, _ := net.SplitHostPort(tl.Addr().String())
@@ -487,7 +487,7 @@ func preflight(cfg *config.Config, db string, log *slog.Logger, stdout, stderr i
 	s.TelnetAddr, s.SSHAddr, s.TLSAddr, s.HTTPAddr, s.WebAddr, s.HolderSocket = "", "", "", "", "", ""
 	cfg.Store.BackupEvery = ""
 	start := time.Now()
-	srv, err := server.Start(cfg, server.Options{Areas: areasFS(), Log: log})
+	srv, err := server.Start(cfg, server.Options{Areas: areasFS(), Log: log, Build: buildName()})
 	if err != nil {
 		fmt.Fprintln(stderr, "zonemud: preflight:", err)
 		return 1
@@ -537,7 +537,7 @@ func (p *holderProc) startGame(bin string, copyFirst bool) (*gameChild, error) {
 	cmd.Args[0] = "zonemud"
 	cmd.Dir, _ = os.Getwd()
 	cmd.Env = append(os.Environ(), envHolderSocket+"="+p.link, envHolderControl+"="+p.control, envHolderPorts+"="+p.ports,
-		fmt.Sprintf("%s=%d %d %d %s", envCopyoverStats, p.swaps, p.restarts, p.lost, strings.ReplaceAll("zonemud "+version+" "+cmp.Or(commit(), "unknown"), " ", "_")))
+		fmt.Sprintf("%s=%d %d %d %s", envCopyoverStats, p.swaps, p.restarts, p.lost, strings.ReplaceAll(buildName(), " ", "_")))
 	g := &gameChild{cmd: cmd, bin: bin, exited: make(chan struct{}), tail: &tailBuffer{max: 4096}}
 	cmd.Stdout = os.Stdout
 	cmd.Stderr = io.MultiWriter(os.Stderr, g.tail)
@@ -673,7 +673,7 @@ func serveGame(cfg *config.Config, log *slog.Logger, stderr io.Writer) int {
 	cfg.Server.TelnetAddr, cfg.Server.TLSAddr = "", "" // the holder's
 	signal.Ignore(syscall.SIGHUP)
 	log.Info("zonemud: starting as the game", logev.ID(1023), "version", version, "commit", cmp.Or(commit(), "unknown"), "pid", os.Getpid())
-	srv, err := server.Start(cfg, server.Options{Areas: areasFS(), Log: log, Copyover: copyoverStats()})
+	srv, err := server.Start(cfg, server.Options{Areas: areasFS(), Log: log, Copyover: copyoverStats(), Build: buildName()})
 	if err != nil {
 		fmt.Fprintln(stderr, "zonemud:", err)
 		return 1

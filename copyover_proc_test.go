@@ -370,6 +370,96 @@ func TestCopyover_BadBinaryLeavesTheOldGame(t *testing.T) {
 	}
 }
 
+// The issue's reboot into new code: the binary is built twice, the second
+// stamped with another version (as scripts/release stamps a release), and
+// `zonemud reboot` runs the second under the holder started from the
+// first. The admin stays connected, in the room, and the game now answers
+// as the second build: stat names it, with the holder still the first. A
+// line typed once the holder has said it is swapping is answered exactly
+// once, by whichever game had the session.
+func TestCopyover_RebootIntoASecondBuild(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("copyover's holder and game talk over a unix socket")
+	}
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "zonemud")
+	data, err := os.ReadFile(binary(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(bin, data, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	const second = "v0.0.0-copyover-second"
+	out, err := exec.Command("go", "build", "-ldflags", "-X main.version="+second, "-o", bin+".new", ".").CombinedOutput()
+	if err != nil {
+		t.Fatalf("go build of the second binary: %v\n%s", err, out)
+	}
+	cfgPath, telnet := copyoverConfig(t, dir, "[world]\nadmins = [\"Ada\"]\n")
+	adminCreate(t, cfgPath, "Ada", "secret-ada")
+	p := startProcBin(t, bin, cfgPath, telnet)
+	first := gamePID(t, dir)
+
+	ada := servertest.Dial(t, telnet)
+	ada.Login("Ada", "secret-ada")
+	ada.DoExpect("west", "Market Row")
+	if got := ada.DoExpect("stat ada", "holder zonemud dev"); !strings.Contains(got, "Server: game zonemud dev") {
+		t.Fatalf("stat before the reboot does not name the first build:\n%s", got)
+	}
+	if err := os.Rename(bin+".new", bin); err != nil { // as install(1) does
+		t.Fatal(err)
+	}
+
+	c, err := net.DialTimeout("unix", filepath.Join(dir, "data", "holder.ctl"), 10*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	_ = c.SetDeadline(time.Now().Add(5 * time.Minute)) // a bound on a hang
+	if _, err := c.Write([]byte("reboot the test\n")); err != nil {
+		t.Fatal(err)
+	}
+	sc := bufio.NewScanner(c)
+	var said []string
+	for sc.Scan() {
+		said = append(said, sc.Text())
+		if strings.HasPrefix(sc.Text(), "swapping") || strings.HasPrefix(sc.Text(), "failed") {
+			break
+		}
+	}
+	ada.Skip()
+	ada.Send("say typed in the swap")
+	for sc.Scan() {
+		said = append(said, sc.Text())
+	}
+	if last := said[len(said)-1]; !strings.HasPrefix(last, "ok: rebooted") || !strings.Contains(last, "1 of 1 players back") {
+		t.Fatalf("the reboot into the second binary said:\n%s\n%s", strings.Join(said, "\n"), p.out)
+	}
+	if pid := gamePID(t, dir); pid == first {
+		t.Fatal("the reboot did not start a new game")
+	}
+	ada.Send("say after the swap") // Send, not DoExpect: keep what came before
+	seen := ada.Expect("You say, 'after the swap'")
+	if n := strings.Count(seen, "You say, 'typed in the swap'"); n != 1 {
+		t.Errorf("the line typed during the swap was answered %d times; want once:\n%s", n, seen)
+	}
+	if !strings.Contains(seen, "Market Row") || strings.Contains(strings.ToLower(seen), "password") {
+		t.Errorf("the admin was not put back in Market Row without a password:\n%s", seen)
+	}
+	got := ada.DoExpect("stat ada", "holder zonemud dev")
+	if !strings.Contains(got, "Server: game zonemud "+second) {
+		t.Errorf("stat after the reboot does not name the second build:\n%s", got)
+	}
+	ver, err := exec.Command(binary(t), "version", "-config", cfgPath).CombinedOutput()
+	if err != nil || !strings.Contains(string(ver), "running game: zonemud "+second) ||
+		!strings.Contains(string(ver), "running holder: zonemud dev") {
+		t.Errorf("zonemud version does not name the second game under the first holder (%v):\n%s", err, ver)
+	}
+	if ada.WaitClosed(100 * time.Millisecond) {
+		t.Fatal("the admin's connection closed")
+	}
+}
+
 // msspVar asks the server at addr for MSSP (IAC DO MSSP) and returns the
 // values of the variable name.
 func msspVar(t *testing.T, addr, name string) []string {

@@ -221,6 +221,10 @@ func argProblem(cmd string, pos []string) string {
 	return ""
 }
 
+// buildName is this binary's version and commit as the holder, the game's
+// stat and /metrics name it.
+func buildName() string { return "zonemud " + version + " " + cmp.Or(commit(), "unknown") }
+
 // commit is the version control revision the binary was built from, with
 // "+changes" if the tree had uncommitted changes; "" when unknown.
 func commit() string {
@@ -292,7 +296,7 @@ func configName(cfg *config.Config) string {
 func serve(cfg *config.Config, log *slog.Logger, stderr io.Writer) int {
 	log.Info("zonemud: starting", logev.ID(1001), "version", version, "commit", cmp.Or(commit(), "unknown"), "config", configName(cfg),
 		"data_dir", cfg.Server.DataDir, "areas_dir", cfg.Server.AreasDir)
-	srv, err := server.Start(cfg, server.Options{Areas: areasFS(), Log: log})
+	srv, err := server.Start(cfg, server.Options{Areas: areasFS(), Log: log, Build: buildName()})
 	if err != nil {
 		fmt.Fprintln(stderr, "zonemud:", err)
 		return 1

@@ -5,6 +5,7 @@
 package server
 
 import (
+	"cmp"
 	"context"
 	"crypto/subtle"
 	"crypto/tls"
@@ -61,6 +62,10 @@ type Options struct {
 	// Copyover, set when a copyover holder started this game, is what the
 	// holder says about itself, for /metrics.
 	Copyover *CopyoverStats
+	// Build names this binary in stat, /metrics and to a holder, as
+	// `zonemud version` does (the release's stamped version and commit);
+	// "" reads the module's build information.
+	Build string
 }
 
 // CopyoverStats is what a copyover holder tells the game it starts: its
@@ -79,6 +84,7 @@ type CopyoverStats struct {
 // Server is a running zonemud.
 type Server struct {
 	cfg   *config.Config
+	build string // this binary's version and commit (Options.Build)
 	log   *slog.Logger
 	db    *store.DB
 	world *world.World
@@ -152,7 +158,8 @@ func Start(cfg *config.Config, opt Options) (srv *Server, err error) {
 	if lg == nil {
 		lg = slog.Default()
 	}
-	s := &Server{cfg: cfg, log: lg, beforeDrain: opt.BeforeDrain, stopReq: make(chan bool, 1), swapped: make(chan struct{})}
+	s := &Server{cfg: cfg, log: lg, beforeDrain: opt.BeforeDrain, stopReq: make(chan bool, 1), swapped: make(chan struct{}),
+		build: cmp.Or(opt.Build, build())}
 	if cfg.Server.ProfileLocks {
 		// One contended lock in five, and every wait of 100 µs or more.
 		runtime.SetMutexProfileFraction(5)
@@ -237,7 +244,7 @@ func (s *Server) newWorld(set *content.Set, areas Areas, files *content.Cache, b
 	wcfg.BackupDir = backups
 	wcfg.BackupEvery, wcfg.BackupKeep = cfg.Store.BackupInterval(), cfg.Store.BackupKeep
 	wcfg.Copyover = copyover != nil
-	wcfg.Builds = "game " + build()
+	wcfg.Builds = "game " + s.build
 	if copyover != nil {
 		wcfg.Builds += "; holder " + copyover.Holder
 	}
@@ -263,7 +270,7 @@ func (s *Server) newWorld(set *content.Set, areas Areas, files *content.Cache, b
 	if err := s.gate.Register(s.registry); err != nil {
 		return fmt.Errorf("server: metrics: %w", err)
 	}
-	if err := registerCopyover(s.registry, s.gate, copyover); err != nil {
+	if err := registerCopyover(s.registry, s.gate, copyover, s.build); err != nil {
 		return fmt.Errorf("server: metrics: %w", err)
 	}
 	return nil
@@ -612,7 +619,7 @@ func (s *Server) serveHolder(path string, lg *slog.Logger) {
 		}
 		s.link = c
 		s.linkMu.Unlock()
-		swapped, err := s.gate.ServeLink(c, build())
+		swapped, err := s.gate.ServeLink(c, s.build)
 		if err != nil {
 			lg.Warn("server: the holder's link ended", logev.ID(1121), "err", err)
 		}
@@ -625,7 +632,7 @@ func (s *Server) serveHolder(path string, lg *slog.Logger) {
 // registerCopyover adds the copyover figures: the holder's counts as it
 // passed them, the sessions this game took over from a holder, and the
 // versions of both processes.
-func registerCopyover(reg *prometheus.Registry, g *gate.Gate, st *CopyoverStats) error {
+func registerCopyover(reg *prometheus.Registry, g *gate.Gate, st *CopyoverStats, game string) error {
 	holder := ""
 	if st != nil {
 		holder = st.Holder
@@ -638,7 +645,7 @@ func registerCopyover(reg *prometheus.Registry, g *gate.Gate, st *CopyoverStats)
 		prometheus.NewGauge(prometheus.GaugeOpts{
 			Namespace: "zonemud", Name: "build_info",
 			Help:        "Always 1; the labels are this game's build and, under copyover, the holder's.",
-			ConstLabels: prometheus.Labels{"game": build(), "holder": holder},
+			ConstLabels: prometheus.Labels{"game": game, "holder": holder},
 		}),
 	}
 	cs[1].(prometheus.Gauge).Set(1)
@@ -664,8 +671,9 @@ func registerCopyover(reg *prometheus.Registry, g *gate.Gate, st *CopyoverStats)
 	return nil
 }
 
-// build names this binary for the holder: its module version and, when
-// known, the revision it was built from.
+// build names this binary when Options.Build is empty (tests that start a
+// server in process): its module version and, when known, the revision it
+// was built from.
 func build() string {
 	bi, ok := debug.ReadBuildInfo()
 	if !ok {
