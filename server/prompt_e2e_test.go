@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"zonemud/internal/prompt"
 	"zonemud/server/servertest"
 )
 
@@ -171,7 +172,7 @@ func TestPrompt_ConditionInARealFight(t *testing.T) {
 		seen++
 		h, _ := strconv.Atoi(m[1])
 		most, _ := strconv.Atoi(m[2])
-		if r > 0 && w != ownCondition(h, most) {
+		if r > 0 && w != prompt.Condition(h, most) {
 			differs = true
 		}
 	}
@@ -184,26 +185,4 @@ func TestPrompt_ConditionInARealFight(t *testing.T) {
 	if m := re.FindStringSubmatch(after); m == nil || m[3] != "" {
 		t.Errorf("after the kill the prompt shows a condition: %q", after)
 	}
-}
-
-// ownCondition is the word the player's own hit points would give.
-func ownCondition(hp, most int) string {
-	pct := hp * 100 / most
-	switch {
-	case pct >= 100:
-		return "excellent"
-	case pct >= 90:
-		return "a few scratches"
-	case pct >= 75:
-		return "small wounds"
-	case pct >= 50:
-		return "quite a few wounds"
-	case pct >= 30:
-		return "big nasty wounds"
-	case pct >= 15:
-		return "pretty hurt"
-	case pct > 0:
-		return "awful"
-	}
-	return "bleeding, close to death"
 }

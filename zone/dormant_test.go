@@ -121,29 +121,7 @@ func TestZone_PulsesFourTimesASecond(t *testing.T) {
 		t.Errorf("the inbox holds %d messages, want 256", zone.InboxSize)
 	}
 	synctest.Test(t, func(t *testing.T) {
-		set, err := content.Load(os.DirFS(filepath.Join(repoRoot(), "areas")))
-		if err != nil {
-			t.Fatal(err)
-		}
-		db, err := store.Open(filepath.Join(t.TempDir(), "pulse.db"), store.DefaultConfig())
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer db.Close()
-		zcfg := zone.DefaultConfig()
-		zcfg.Dormant = false
-		w, err := world.New(set, db, world.DefaultConfig(), zcfg, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		w.Start()
-		defer func() {
-			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-			defer cancel()
-			if err := w.Shutdown(ctx); err != nil {
-				t.Error(err)
-			}
-		}()
+		w := startAwakeWorld(t, nil)
 		z := w.Zone("emberfall")
 		synctest.Wait()
 		before := z.Pulses()
@@ -161,36 +139,14 @@ func TestZone_PulsesFourTimesASecond(t *testing.T) {
 // tick three more times (30 s is only the bound for a hang) and emberfall
 // not once.
 func TestZone_StuckZoneDoesNotHoldAnotherZonesPulse(t *testing.T) {
-	set, err := content.Load(os.DirFS(filepath.Join(repoRoot(), "areas")))
-	if err != nil {
-		t.Fatal(err)
-	}
-	db, err := store.Open(filepath.Join(t.TempDir(), "stuck.db"), store.DefaultConfig())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	zcfg := zone.DefaultConfig()
-	zcfg.Dormant = false // an empty zone keeps ticking, so a pause means a wait
-	w, err := world.New(set, db, world.DefaultConfig(), zcfg, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	w.Start()
-	defer func() {
-		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-		defer cancel()
-		if err := w.Shutdown(ctx); err != nil {
-			t.Error(err)
-		}
-	}()
+	w := startAwakeWorld(t, nil) // an empty zone keeps ticking, so a pause means a wait
 	stuck, other := w.Zone("emberfall"), w.Zone("ashridge")
 	if stuck == nil || other == nil {
 		t.Fatal("emberfall and ashridge are not both hosted")
 	}
 	const bound = 30 * time.Second
 	entered, release := make(chan struct{}), make(chan struct{})
-	defer close(release) // before the shutdown above
+	defer close(release) // before the world's shutdown, a cleanup
 	if !stuck.Heartbeat(0, func() { close(entered); <-release }) {
 		t.Fatal("emberfall has stopped")
 	}
@@ -208,4 +164,39 @@ func TestZone_StuckZoneDoesNotHoldAnotherZonesPulse(t *testing.T) {
 	if got := stuck.Pulses(); got != held {
 		t.Fatalf("emberfall ticked from pulse %d to %d: it was not stuck, so the test shows nothing", held, got)
 	}
+}
+
+// startAwakeWorld starts a world on the repository's areas and a fresh
+// store whose zones never go dormant (an empty zone keeps ticking), with
+// before (if not nil) run on it before it starts; the test's cleanup
+// shuts it down, then closes the store.
+func startAwakeWorld(t *testing.T, before func(*world.World)) *world.World {
+	t.Helper()
+	set, err := content.Load(os.DirFS(filepath.Join(repoRoot(), "areas")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	db, err := store.Open(filepath.Join(t.TempDir(), "awake.db"), store.DefaultConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	zcfg := zone.DefaultConfig()
+	zcfg.Dormant = false
+	w, err := world.New(set, db, world.DefaultConfig(), zcfg, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if before != nil {
+		before(w)
+	}
+	w.Start()
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		defer cancel()
+		if err := w.Shutdown(ctx); err != nil {
+			t.Error(err)
+		}
+	})
+	return w
 }

@@ -1,18 +1,12 @@
 package zone_test
 
 import (
-	"context"
-	"os"
-	"path/filepath"
 	"testing"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
 
-	"zonemud/content"
-	"zonemud/store"
 	"zonemud/world"
-	"zonemud/zone"
 )
 
 // Seed 002-10: every tick's duration is recorded, per template, where an
@@ -20,33 +14,12 @@ import (
 // test reads the series the world registers, as a scrape does, while a
 // zone ticks: the count follows the pulses and the time spent is not nil.
 func TestZone_EveryPulseIsTimedInTheMetrics(t *testing.T) {
-	set, err := content.Load(os.DirFS(filepath.Join(repoRoot(), "areas")))
-	if err != nil {
-		t.Fatal(err)
-	}
-	db, err := store.Open(filepath.Join(t.TempDir(), "timed.db"), store.DefaultConfig())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	zcfg := zone.DefaultConfig()
-	zcfg.Dormant = false // an empty zone keeps ticking
-	w, err := world.New(set, db, world.DefaultConfig(), zcfg, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
 	reg := prometheus.NewRegistry()
-	if err := w.Register(reg); err != nil {
-		t.Fatal(err)
-	}
-	w.Start()
-	defer func() {
-		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-		defer cancel()
-		if err := w.Shutdown(ctx); err != nil {
-			t.Error(err)
+	w := startAwakeWorld(t, func(w *world.World) {
+		if err := w.Register(reg); err != nil {
+			t.Fatal(err)
 		}
-	}()
+	})
 	z := w.Zone("ashridge")
 	if z == nil {
 		t.Fatal("ashridge is not hosted")

@@ -14,7 +14,7 @@ func (g *Gate) AdmitForTest(addr net.Addr) (why string, release func()) {
 	}
 	return "", func() {
 		g.conns.Add(-1)
-		g.byIP.done(g.ipKey(addr))
+		g.byIP.Done(g.ipKey(addr))
 	}
 }
 

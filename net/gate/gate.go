@@ -125,7 +125,7 @@ type Gate struct {
 
 	nextID    atomic.Uint64
 	conns     atomic.Int64 // open connections
-	byIP      perIP
+	byIP      AddrCount
 	ipFails   throttle // failed logins by address
 	accounts  accounts // password tries by account
 	overflows atomic.Uint64
@@ -232,7 +232,7 @@ func (g *Gate) admit(addr net.Addr) string {
 		g.conns.Add(-1)
 		return "The world is full right now; please try again later."
 	}
-	if !g.byIP.add(key, g.cfg.MaxConnsPerIP) {
+	if !g.byIP.Add(key, g.cfg.MaxConnsPerIP) {
 		g.conns.Add(-1)
 		g.refusedIP.Add(1)
 		return "Too many connections from your address; please close one and try again."
@@ -282,7 +282,7 @@ func (g *Gate) end(s *Session) {
 	<-s.done
 	g.resume.ended(s, !s.onPurpose.Load())
 	g.conns.Add(-1)
-	g.byIP.done(s.addr)
+	g.byIP.Done(s.addr)
 	g.mu.Lock()
 	delete(g.sessions, s.id)
 	g.mu.Unlock()

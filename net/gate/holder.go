@@ -43,7 +43,7 @@ type Holder struct {
 	gr       run.Group
 	stopping atomic.Bool
 	conns    atomic.Int64 // connections kept or being handshaken
-	byIP     perIP        // the same per-address counts as a gate's
+	byIP     AddrCount    // the same per-address counts as a gate's
 
 	mu        sync.Mutex
 	held      map[uint64]*held // guarded by mu
@@ -161,7 +161,7 @@ func (h *Holder) admit(c net.Conn, tell bool) (string, bool) {
 	if n := h.conns.Add(1); n > int64(h.cfg.MaxConnections) {
 		h.conns.Add(-1)
 		why = "The world is full right now; please try again later."
-	} else if !h.byIP.add(key, h.cfg.MaxConnsPerIP) {
+	} else if !h.byIP.Add(key, h.cfg.MaxConnsPerIP) {
 		h.conns.Add(-1)
 		why = "Too many connections from your address; please close one and try again."
 	}
@@ -179,7 +179,7 @@ func (h *Holder) admit(c net.Conn, tell bool) (string, bool) {
 // release gives back what admit counted.
 func (h *Holder) release(key string) {
 	h.conns.Add(-1)
-	h.byIP.done(key)
+	h.byIP.Done(key)
 }
 
 // ServeTelnetTLS accepts telnet over TLS on l and keeps the connections:

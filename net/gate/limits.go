@@ -62,13 +62,16 @@ func addrKey(ip netip.Addr, bits int) string {
 	return p.String()
 }
 
-// perIP counts open connections by address.
-type perIP struct {
+// AddrCount counts open connections by address key (Gate.AddressKey): the
+// gate's, the holder's and the web listener's per-address caps. The zero
+// value is ready; an empty key is never counted or refused.
+type AddrCount struct {
 	mu sync.Mutex
 	n  map[string]int // guarded by mu
 }
 
-func (p *perIP) add(key string, limit int) bool {
+// Add counts one more connection of key unless key already has limit.
+func (p *AddrCount) Add(key string, limit int) bool {
 	if key == "" {
 		return true
 	}
@@ -84,7 +87,8 @@ func (p *perIP) add(key string, limit int) bool {
 	return true
 }
 
-func (p *perIP) done(key string) {
+// Done ends one connection of key that Add counted.
+func (p *AddrCount) Done(key string) {
 	if key == "" {
 		return
 	}

@@ -167,7 +167,7 @@ func (l *gameLink) attach(a *boundary.Attach) {
 		front = frontTelnet
 	}
 	g.conns.Add(1)
-	g.byIP.add(g.ipKey(remote), int(^uint(0)>>1)) // the holder admitted it; end releases both
+	g.byIP.Add(g.ipKey(remote), int(^uint(0)>>1)) // the holder admitted it; end releases both
 	g.gr.GoWith(readerLabels, func() {
 		g.run(remote, front, func(s *Session) conn {
 			lc.s = s

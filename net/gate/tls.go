@@ -29,7 +29,7 @@ func (g *Gate) ServeTelnetTLS(l net.Listener, cfg *tls.Config, plainPort string)
 			c, ok := startTLS(raw, cfg, plainPort, g.log)
 			if !ok {
 				g.conns.Add(-1)
-				g.byIP.done(g.ipKey(raw.RemoteAddr()))
+				g.byIP.Done(g.ipKey(raw.RemoteAddr()))
 				return
 			}
 			g.run(raw.RemoteAddr(), frontTLS, func(s *Session) conn { return newTelnetConn(c, tc, s.raw) }, nil, true)

@@ -64,7 +64,7 @@ func (g *Gate) AddressKey(addr net.Addr) string { return g.ipKey(addr) }
 // session.
 func (g *Gate) Release(addr net.Addr) {
 	g.conns.Add(-1)
-	g.byIP.done(g.ipKey(addr))
+	g.byIP.Done(g.ipKey(addr))
 }
 
 // ServeWeb runs one admitted gmcp.mudstandards.org connection: the login on

@@ -81,38 +81,6 @@ func (b *bucket) prune(now time.Time, rate float64) {
 	}
 }
 
-// perAddr counts open connections by address key.
-type perAddr struct {
-	mu sync.Mutex
-	n  map[string]int // guarded by mu
-}
-
-func (p *perAddr) add(key string, limit int) bool {
-	if key == "" {
-		return true
-	}
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if p.n[key] >= limit {
-		return false
-	}
-	p.n[key]++
-	return true
-}
-
-func (p *perAddr) done(key string) {
-	if key == "" {
-		return
-	}
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if p.n[key] <= 1 {
-		delete(p.n, key)
-	} else {
-		p.n[key]--
-	}
-}
-
 // busy is the answer to a connection past the per-address cap, so the
 // client reads a status, not a hang.
 var busy = func() []byte {
@@ -141,8 +109,8 @@ func (l *capListener) Accept() (net.Conn, error) {
 			return nil, err
 		}
 		key := l.s.g.AddressKey(c.RemoteAddr())
-		if l.s.open.add(key, l.s.cfg.MaxConnsPerIP) {
-			return &countedConn{Conn: c, done: func() { l.s.open.done(key) }}, nil
+		if l.s.open.Add(key, l.s.cfg.MaxConnsPerIP) {
+			return &countedConn{Conn: c, done: func() { l.s.open.Done(key) }}, nil
 		}
 		l.s.log.Debug("web: a connection past the address's cap was refused", logev.ID(5003), logev.Remote(c.RemoteAddr().String()))
 		go l.refuse(c)

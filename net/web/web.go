@@ -164,9 +164,9 @@ type Server struct {
 	once  sync.Once
 	gr    run.Group
 
-	upgrades *bucket       // per-address upgrade rate
-	open     *perAddr      // per-address TCP connections
-	refusing chan struct{} // connections past the cap being answered
+	upgrades *bucket         // per-address upgrade rate
+	open     *gate.AddrCount // per-address TCP connections
+	refusing chan struct{}   // connections past the cap being answered
 }
 
 // New makes the web front in front of a gate.
@@ -178,7 +178,7 @@ func New(g *gate.Gate, cfg Config, opt Options) *Server {
 	s := &Server{
 		g: g, cfg: cfg, log: lg, conns: map[*websocket.Conn]struct{}{}, stop: make(chan struct{}),
 		upgrades: newBucket(cfg.UpgradesPerMin, time.Minute, time.Now),
-		open:     &perAddr{n: map[string]int{}},
+		open:     &gate.AddrCount{},
 		refusing: make(chan struct{}, maxRefusing),
 	}
 	if opt.TLS != nil {
