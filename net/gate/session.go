@@ -156,6 +156,11 @@ func (s *Session) Close(msg string) {
 	}
 	if !s.gone.Load() && !s.cut.Load() {
 		s.onPurpose.Store(true)
+		// A session closed on purpose (a quit, a kick) has no token to come
+		// back with: it dies now, before the farewell goes out, so a page
+		// that sees the close cannot resume it in the moment before the
+		// session's end is counted.
+		s.g.resume.ended(s, false)
 	}
 	if msg != "" && !strings.HasSuffix(msg, "\n") {
 		msg += "\n"

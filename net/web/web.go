@@ -227,6 +227,7 @@ func (s *Server) Serve(l net.Listener) error {
 func (s *Server) Close() error {
 	s.once.Do(func() { close(s.stop) })
 	err := s.http.Close()
+	s.gr.Close() // a Serve still starting must not start its pinger while we wait
 	_ = s.gr.Wait(context.Background())
 	return err
 }
