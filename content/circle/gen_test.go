@@ -40,8 +40,18 @@ var genPlaces = strings.Fields("road lane alley square hall chamber passage yard
 	"tower cellar garden shrine court corridor field path")
 var genThings = strings.Fields("sword dagger mace shield helm cloak ring amulet lantern torch bread " +
 	"flask chest sack key coin gem scroll potion boots")
-var genBeasts = strings.Fields("guard merchant beggar rat dog crow thief priest smith baker " +
-	"farmer wolf bear spider goblin soldier clerk sailor hermit cat")
+var genBeasts = strings.Fields("guard beggar rat dog crow thief priest hermit " +
+	"farmer wolf bear spider goblin soldier sailor cat")
+
+// genPrey are the beasts a new character can fight and win: they are made
+// at levels 1 to 3, as tbaMUD's newbie zones hold rats and stray dogs
+// among their guards. loadbot's mix scenario (-prey) fights these.
+var genPrey = map[string]bool{"rat": true, "dog": true, "crow": true, "cat": true}
+
+// genKeepers are the shopkeepers' kinds, a kind no other mob is, so that
+// a player (and loadbot's mix scenario, -keepers) knows a shop by who
+// stands in it. Keepers stay put.
+var genKeepers = strings.Fields("baker smith grocer")
 
 func genSentence(rng *rand.Rand) string {
 	return fmt.Sprintf("The %s %s %s leads on past a %s %s", genWords[rng.IntN(len(genWords))], genWords[rng.IntN(len(genWords))],
@@ -128,6 +138,12 @@ func genCircleWorld(zones int) map[string][]byte {
 				flags = "0" // wanders
 			}
 			level := 1 + rng.IntN(30)
+			switch {
+			case i < genShops:
+				beast, flags = genKeepers[i], "b"
+			case genPrey[beast]:
+				level = 1 + level%3
+			}
 			fmt.Fprintf(&mob, "#%d\n%s %s~\na %s %s~\nA %s %s is here.\n~\n   It looks %s.\n~\n", v, beast, word, word, beast, word, beast, word)
 			if i%2 == 0 {
 				fmt.Fprintf(&mob, "%s 0 %d S\n%d %d %d %dd%d+%d %dd%d+%d\n%d %d\n8 8 %d\n", flags, rng.IntN(2001)-1000,
@@ -155,6 +171,11 @@ func genCircleWorld(zones int) map[string][]byte {
 			case 9:
 				wear = []string{"ad", "ae", "aj", "ag"}[rng.IntN(4)]
 			}
+			value := 5 + rng.IntN(500)
+			switch typ {
+			case 1, 17, 19: // lights, drinks and food are cheap
+				value = 5 + value%20
+			}
 			vals := "0 0 0 0"
 			switch typ {
 			case 5:
@@ -171,7 +192,7 @@ func genCircleWorld(zones int) map[string][]byte {
 				vals = "0 0 24 0"
 			}
 			fmt.Fprintf(&obj, "#%d\n%s %s~\na %s %s~\nA %s %s lies here.~\n~\n%d %s %s\n%s\n%d %d %d\n", v, thing, word, word, thing, word, thing,
-				typ, []string{"0", "a", "g"}[rng.IntN(3)], wear, vals, 1+rng.IntN(20), 5+rng.IntN(500), rng.IntN(20))
+				typ, []string{"0", "a", "g"}[rng.IntN(3)], wear, vals, 1+rng.IntN(20), value, rng.IntN(20))
 			if rng.IntN(3) == 0 {
 				fmt.Fprintf(&obj, "E\n%s %s~\n%s.\n~\n", thing, word, genSentence(rng))
 			}
@@ -201,11 +222,18 @@ func genCircleWorld(zones int) map[string][]byte {
 		zon.WriteString("S\n$\n")
 		shp.WriteString("CircleMUD v3.0 Shop File~\n")
 		for i := range genShops {
-			fmt.Fprintf(&shp, "#%d~\n%d\n%d\n-1\n1.%d\n0.%d\n%d\n%d\n-1\n", base+i, base+5, base+(i+1)*4, 1+rng.IntN(9), 1+rng.IntN(8), types[i], types[i+3])
+			// Each shop sells the zone's food and one more item, and buys
+			// food and that item's kind back, as a grocer or a smith does.
+			other := base + (i+1)*4
+			fmt.Fprintf(&shp, "#%d~\n%d\n%d\n-1\n1.%d\n0.%d\n%d\n%d\n-1\n", base+i, base+5, other, 1+rng.IntN(9), 1+rng.IntN(8), types[5], types[(other-base)%len(types)])
 			for m := range 7 {
 				fmt.Fprintf(&shp, "%%s Message %d.~\n", m)
 			}
-			fmt.Fprintf(&shp, "%d\n0\n%d\n0\n%d\n-1\n%d\n%d\n0\n0\n", rng.IntN(2), base+i, base+10+i, rng.IntN(8), 16+rng.IntN(13))
+			open, shut := rng.IntN(8), 16+rng.IntN(13)
+			if i < 2 {
+				open, shut = 0, 28 // most of tbaMUD's shops never close
+			}
+			fmt.Fprintf(&shp, "%d\n0\n%d\n0\n%d\n-1\n%d\n%d\n0\n0\n", rng.IntN(2), base+i, base+10+i, open, shut)
 		}
 		shp.WriteString("$~\n")
 		fmt.Fprintf(&trg, "#%d\nGreeting~\n2 g 100\n~\nwecho The wind blows through zone %d.\n~\n$\n", base, z)
