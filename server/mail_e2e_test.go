@@ -50,7 +50,7 @@ func TestMail_SentReadAfterLoginDeleted(t *testing.T) {
 	srv = servertest.Start(t, cfg)
 
 	b = servertest.Dial(t, srv.TelnetAddr())
-	b.Login("Bran", "secret-b")
+	b.Enter("Bran", "secret-b")
 	b.Expect("You have new mail.")
 	list := b.DoExpect("mail", "Type mail read <n>")
 	if !strings.Contains(list, "holds 1 letter (50 at most)") || !strings.Contains(list, " 1  new  ") || !strings.Contains(list, "Aria") || !strings.Contains(list, "The inn") {

@@ -26,7 +26,7 @@ func TestTell_OfflineDeliveredAtLogin(t *testing.T) {
 	a.DoExpect("tell 1234 hello", "There is no player by that name.")
 
 	b2 := servertest.Dial(t, srv.TelnetAddr())
-	b2.Login("Bran", "secret-b")
+	b2.Enter("Bran", "secret-b")
 	b2.Expect("While you were away, 2 tells came for you:")
 	b2.Expect("Aria told you, 'the inn at dusk'")
 	b2.Expect("Aria told you, 'and bring a light'")
@@ -36,7 +36,8 @@ func TestTell_OfflineDeliveredAtLogin(t *testing.T) {
 	b2.Quit()
 	b3 := servertest.Dial(t, srv.TelnetAddr())
 	b3.Login("Bran", "secret-b")
-	if got := b3.Do("look"); strings.Contains(got, "While you were away") {
+	b3.DoExpect("look", "Exits:")
+	if got := string(b3.Raw()); strings.Contains(got, "While you were away") {
 		t.Errorf("kept tells shown twice: %q", got)
 	}
 }
