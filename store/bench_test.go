@@ -3,6 +3,7 @@ package store
 import (
 	"bytes"
 	"encoding/gob"
+	"encoding/json"
 	"fmt"
 	"path/filepath"
 	"testing"
@@ -42,6 +43,25 @@ func BenchmarkEncode(b *testing.B) {
 		for i := 0; i < b.N; i++ {
 			v, _ := encode(c)
 			n = len(v)
+		}
+		b.ReportMetric(float64(n), "bytes/record")
+	})
+	b.Run("char-json", func(b *testing.B) { // as encoding/json writes a character record
+		b.ReportAllocs()
+		var n int
+		for i := 0; i < b.N; i++ {
+			v, _ := json.Marshal(c)
+			n = len(v) + 13
+		}
+		b.ReportMetric(float64(n), "bytes/record")
+	})
+	b.Run("char-hand", func(b *testing.B) { // the same bytes, as the store writes a character record
+		b.ReportAllocs()
+		var n int
+		var buf []byte
+		for i := 0; i < b.N; i++ {
+			buf = appendChar(buf[:0], c)
+			n = len(buf)
 		}
 		b.ReportMetric(float64(n), "bytes/record")
 	})

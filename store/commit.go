@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"fmt"
+	"hash/crc32"
 	"time"
 
 	bolt "go.etcd.io/bbolt"
@@ -247,16 +248,13 @@ func (db *DB) apply(tx *bolt.Tx, b *Batch, now int64) (uint64, error) {
 			return 0, err
 		}
 	}
+	var a arena
 	for _, c := range b.Chars {
 		c.Saved = now
-		v, err := encodeChar(c)
-		if err != nil {
-			return 0, fmt.Errorf("encode %s: %w", c.Name, err)
-		}
-		if err := chars.Put(key(c.Name), v); err != nil {
+		if err := chars.Put(key(c.Name), a.record(appendChar(a.start(), c))); err != nil {
 			return 0, err
 		}
-		if err := putPlacement(places, c.Name, c.Place); err != nil {
+		if err := putPlacement(places, &a, c.Name, c.Place); err != nil {
 			return 0, err
 		}
 	}
@@ -267,33 +265,68 @@ func (db *DB) apply(tx *bolt.Tx, b *Batch, now int64) (uint64, error) {
 			}
 			continue
 		}
-		v, err := encode(r.Items)
-		if err != nil {
-			return 0, err
-		}
-		if err := objects.Put([]byte(r.Room), v); err != nil {
+		v := a.start()
+		n := len(v)
+		v = append(v, recordChecked, 0, 0, 0, 0)
+		v = appendItemsJSON(v, r.Items)
+		if err := objects.Put([]byte(r.Room), a.record(sealChecked(v, n))); err != nil {
 			return 0, err
 		}
 	}
 	return high, nil
 }
 
+// arena holds the records one commit encodes, in chunks shared by many
+// records rather than an allocation each. bbolt keeps a value it was given
+// until the transaction ends, so no chunk is ever reused: a new one starts
+// when the current one is nearly full, and the old ones are let go with the
+// transaction.
+type arena struct {
+	b    []byte
+	from int // where the record being encoded starts
+}
+
+const arenaChunk = 32 << 10
+
+// start returns the buffer to append the next record to.
+func (a *arena) start() []byte {
+	if cap(a.b)-len(a.b) < 2<<10 {
+		a.b = make([]byte, 0, arenaChunk)
+	}
+	a.from = len(a.b)
+	return a.b
+}
+
+// record takes the buffer back with the record appended and returns the
+// record alone.
+func (a *arena) record(v []byte) []byte {
+	a.b = v
+	return v[a.from:len(v):len(v)]
+}
+
+// sealChecked fills in the checksum of the recordChecked record that
+// starts at v[n].
+func sealChecked(v []byte, n int) []byte {
+	binary.BigEndian.PutUint32(v[n+1:n+5], crc32.Checksum(v[n+5:], castagnoli))
+	return v
+}
+
 // putPlacement writes a placement under the COALESCE rule: an empty zone
 // never clobbers a stored one. A character inside an instance is saved
 // with an empty zone, so its record keeps naming the last real room it
 // stood in, and the anchor says where it entered the instance.
-func putPlacement(b *bolt.Bucket, name string, p Placement) error {
+func putPlacement(b *bolt.Bucket, a *arena, name string, p Placement) error {
 	if p.Zone == "" {
 		var old Placement
 		if v := b.Get(key(name)); v != nil && decode(v, &old) == nil {
 			p.Zone, p.Room = old.Zone, old.Room
 		}
 	}
-	v, err := encode(p)
-	if err != nil {
-		return err
-	}
-	return b.Put(key(name), v)
+	v := a.start()
+	n := len(v)
+	v = append(v, recordChecked, 0, 0, 0, 0)
+	v = appendPlacementJSON(v, &p)
+	return b.Put(key(name), a.record(sealChecked(v, n)))
 }
 
 // release drops a holder's ledger entries (those still pointing at it).

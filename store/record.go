@@ -131,7 +131,9 @@ func (c *Character) ItemIDs() []uint64 {
 // record. The version lets a later schema read old records. JSON was chosen
 // over gob and a hand-written binary form on measured size and speed
 // (docs/PERFORMANCE.md): it is as small as gob per record, three times as
-// fast to write, and an admin can read it with any bbolt tool.
+// fast to write, and an admin can read it with any bbolt tool. The records
+// a checkpoint writes (characters, placements, room items) are encoded by
+// hand to the same bytes (recjson.go), five times as fast again.
 //
 // bbolt checks its pages but not the bytes of a value, so every record
 // carries a CRC-32C of what follows it: a bit gone bad on disk is found
@@ -154,16 +156,18 @@ const (
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
 func encodeChar(c *Character) ([]byte, error) {
-	b, err := json.Marshal(c)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]byte, 13, len(b)+13)
-	out[0] = recordCharChecked
-	binary.BigEndian.PutUint64(out[1:9], c.Epoch)
-	crc := crc32.Update(crc32.Checksum(out[1:9], castagnoli), castagnoli, b)
-	binary.BigEndian.PutUint32(out[9:13], crc)
-	return append(out, b...), nil
+	return appendChar(nil, c), nil
+}
+
+// appendChar appends c's record (recordCharChecked) to b.
+func appendChar(b []byte, c *Character) []byte {
+	n := len(b)
+	b = append(b, recordCharChecked, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+	binary.BigEndian.PutUint64(b[n+1:n+9], c.Epoch)
+	b = appendCharJSON(b, c)
+	crc := crc32.Update(crc32.Checksum(b[n+1:n+9], castagnoli), castagnoli, b[n+13:])
+	binary.BigEndian.PutUint32(b[n+9:n+13], crc)
+	return b
 }
 
 func decodeChar(b []byte, c *Character) error {
