@@ -44,23 +44,34 @@ type Options[T any] struct {
 // Pool shares drained slices between queues. The zero value is ready.
 type Pool[T any] struct {
 	p sync.Pool
+	// holders are the emptied *[]T that slices went into the pool in:
+	// one is reused for the next put, so a put allocates nothing.
+	holders sync.Pool
 	// MaxCap is the largest capacity kept; 0 keeps any.
 	MaxCap int
 }
 
 func (p *Pool[T]) get() []T {
-	if v, ok := p.p.Get().(*[]T); ok {
-		return (*v)[:0]
+	v, ok := p.p.Get().(*[]T)
+	if !ok {
+		return nil
 	}
-	return nil
+	s := (*v)[:0]
+	*v = nil
+	p.holders.Put(v)
+	return s
 }
 
 func (p *Pool[T]) put(s []T) {
 	if cap(s) == 0 || (p.MaxCap > 0 && cap(s) > p.MaxCap) {
 		return
 	}
-	s = s[:0]
-	p.p.Put(&s)
+	h, _ := p.holders.Get().(*[]T)
+	if h == nil {
+		h = new([]T)
+	}
+	*h = s[:0]
+	p.p.Put(h)
 }
 
 // Queue is a multi-producer, single-consumer queue of T.

@@ -20,6 +20,7 @@ type Encoder struct {
 	o       *Options     // immutable after NewEncoder
 	w       io.Writer    // immutable after NewEncoder: the connection
 	buf     []byte       // writer goroutine only: bytes for the next Flush; nil between bursts
+	bufp    *[]byte      // writer goroutine only: the pool's holder of buf, put back with it
 	zw      *zlib.Writer // writer goroutine only: the MCCP2 stream, kept for reuse
 	lastCR  bool         // writer goroutine only: the last text byte written was '\r'
 	scratch []byte       // writer goroutine only: text converted for zlib, while compressing
@@ -55,7 +56,7 @@ func (p *plain) Write(b []byte) (int, error) {
 		e.zout += uint64(len(b))
 	}
 	if e.buf == nil {
-		e.buf = (*bufPool.Get().(*[]byte))[:0]
+		e.takeBuf()
 	}
 	e.buf = append(e.buf, b...)
 	if len(e.buf) >= maxPending {
@@ -77,12 +78,19 @@ func (e *Encoder) writeOut() error {
 		n, e.err = e.w.Write(e.buf)
 		e.wire += uint64(n)
 	}
-	b := e.buf[:0]
-	e.buf = nil
-	if cap(b) <= maxPending*2 {
-		bufPool.Put(&b)
+	if cap(e.buf) <= maxPending*2 {
+		*e.bufp = e.buf[:0]
+		bufPool.Put(e.bufp)
 	}
+	e.buf, e.bufp = nil, nil
 	return e.err
+}
+
+// takeBuf takes a burst buffer from the pool. The pool's *[]byte is kept
+// beside it and put back by writeOut, so a burst allocates nothing.
+func (e *Encoder) takeBuf() {
+	e.bufp = bufPool.Get().(*[]byte)
+	e.buf = (*e.bufp)[:0]
 }
 
 // out is where text and control bytes go: the zlib stream while
@@ -114,7 +122,7 @@ func (e *Encoder) WriteText(p []byte) error {
 		return err
 	}
 	if e.buf == nil {
-		e.buf = (*bufPool.Get().(*[]byte))[:0]
+		e.takeBuf()
 	}
 	e.buf = e.appendText(e.buf, p)
 	if len(e.buf) >= maxPending {
