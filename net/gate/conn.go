@@ -65,6 +65,10 @@ type conn interface {
 	// whether a screen reader is in use: info's fields, cheaply, for every
 	// burst.
 	colorDepth() (markup.Level, bool)
+	// columns is the terminal's width in columns as the client reported it
+	// (0 for none): info's width, cheaply, for every room a zone
+	// describes.
+	columns() int
 	remote() string
 	kind() string
 	// echoOff and echoOn are the bytes to queue around a password prompt

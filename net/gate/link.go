@@ -644,6 +644,8 @@ func (c *linkConn) close() error {
 	return nil
 }
 
+func (c *linkConn) columns() int { return int(c.cl.Load().Width) }
+
 func (c *linkConn) info() clientInfo {
 	cl := c.cl.Load()
 	name := cl.Name

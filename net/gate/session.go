@@ -176,7 +176,7 @@ func (s *Session) Closed() bool { return s.closed.Load() || s.gone.Load() }
 // Width is the client's width for wrapping: what NAWS or the PTY said,
 // clamped to [20, 250], or 80 if unknown.
 func (s *Session) Width() int {
-	w := s.c.info().width
+	w := s.c.columns()
 	switch {
 	case w == 0:
 		return 80

@@ -278,6 +278,8 @@ func (c *sshConn) close() error {
 
 func (c *sshConn) colorDepth() (markup.Level, bool) { return c.color, false }
 
+func (c *sshConn) columns() int { return int(c.width.Load()) }
+
 func (c *sshConn) info() clientInfo {
 	return clientInfo{
 		width: int(c.width.Load()), height: int(c.height.Load()),

@@ -106,6 +106,11 @@ func (t *telnetConn) colorDepth() (markup.Level, bool) {
 	return d.level, d.screenReader
 }
 
+func (t *telnetConn) columns() int {
+	w, _ := t.o.Size()
+	return w
+}
+
 func (t *telnetConn) info() clientInfo {
 	w, h := t.o.Size()
 	ci := t.o.Client()

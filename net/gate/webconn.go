@@ -370,6 +370,8 @@ func (c *webConn) gmcpFrame(pkg string, j []byte) []byte {
 // the page said in Core.Hello.
 func (c *webConn) colorDepth() (markup.Level, bool) { return markup.TrueColor, c.reader.Load() }
 
+func (c *webConn) columns() int { return int(c.width.Load()) }
+
 func (c *webConn) info() clientInfo {
 	return clientInfo{
 		width: int(c.width.Load()), height: int(c.height.Load()),
