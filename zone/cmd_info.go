@@ -77,7 +77,7 @@ func (z *Zone) describeRoom(c *Char, full bool) {
 	}
 	b.WriteByte('\n')
 	if full || !c.pl.settings.Brief {
-		b.WriteString(wrap("   "+strings.TrimSpace(r.proto.Description), width))
+		b.WriteString(r.wrappedDesc(width))
 		b.WriteByte('\n')
 	}
 	if z.screenReader(c) {
@@ -110,26 +110,6 @@ func (z *Zone) describeRoom(c *Char, full bool) {
 	}
 	z.sendLine(c, b.String())
 	z.gmcpRoom(c)
-}
-
-// exitsLine is the "Exits: north east" line. A closed door shows its
-// direction in brackets.
-func (z *Zone) exitsLine(r *Room) string {
-	var ds []string
-	for d := content.Dir(0); d < content.NumDirs; d++ {
-		if r.proto.Exits[d] == nil {
-			continue
-		}
-		if r.exitOpen(d) {
-			ds = append(ds, d.String())
-		} else {
-			ds = append(ds, "["+d.String()+"]")
-		}
-	}
-	if len(ds) == 0 {
-		return "{c}Exits: none{x}"
-	}
-	return "{c}Exits: " + strings.Join(ds, " ") + "{x}"
 }
 
 // exitsShort is the prompt's %e: the ways out by their short names, a

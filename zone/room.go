@@ -21,6 +21,8 @@ type Room struct {
 	// news is the comings and goings of a crowded room waiting for the
 	// next pulse (crowd.go).
 	news []*news
+	// view keeps the description's text as last shown (roomView).
+	view roomView
 }
 
 type doorState uint8
