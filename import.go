@@ -64,13 +64,14 @@ func importWorld(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "zonemud: import:", err)
 		return 1
 	}
-	help, _ := fs.ReadFile(areasFS(), "help.toml") // optional
+	help, _ := fs.ReadFile(areasFS(), "help.toml")         // optional
+	channels, _ := fs.ReadFile(areasFS(), "channels.toml") // optional
 	w, err := circle.Read(os.DirFS(src))
 	if err != nil {
 		fmt.Fprintf(stderr, "zonemud: import: %s: %v\n", src, err)
 		return 1
 	}
-	res, err := circle.Convert(w, circle.Options{Start: *start, Game: game, Help: help})
+	res, err := circle.Convert(w, circle.Options{Start: *start, Game: game, Help: help, Channels: channels})
 	if err != nil {
 		fmt.Fprintf(stderr, "zonemud: import: %s: %v\n", src, err)
 		return 1

@@ -71,7 +71,7 @@ func TestImport_CheckPassesAndOutIsProtected(t *testing.T) {
 // Lua, kills the converted rat behind the storeroom door, takes the gold
 // from the chest there, buys bread from the priest's converted shop and
 // sells it back (the shop buys food, not keys), and dies in the death
-// trap.
+// trap. Gossip works there, as it does in every Circle game.
 func TestImport_ServedWorldCanBeWalked(t *testing.T) {
 	cfg := servertest.Config(t)
 	cfg.Server.AreasDir = importFixture(t)
@@ -87,6 +87,9 @@ func TestImport_ServedWorldCanBeWalked(t *testing.T) {
 	p.Send("lantern-light")
 	p.Expect("The Temple of the Lantern")
 	p.Expect("> ")
+	// Circle's channels are in its code, not its world files: the import
+	// brings the game's own.
+	p.DoExpect("gossip hello from the temple", "hello from the temple")
 	p.DoExpect("north", "Village Square")
 	p.DoExpect("east", "closed")
 	p.DoExpect("get key", "iron key")

@@ -31,9 +31,12 @@ type Options struct {
 	Start int
 	// Game is the game.toml to start from; its start_room and
 	// recall_room are pointed at the start room. Help, if set, is
-	// written as help.toml.
-	Game []byte
-	Help []byte
+	// written as help.toml, and Channels as channels.toml: a Circle
+	// game's channels (gossip, auction, ...) are in its code, not its
+	// world files, so an imported world takes the channels it is given.
+	Game     []byte
+	Help     []byte
+	Channels []byte
 }
 
 // ZoneStat counts what one zone converted.
@@ -150,6 +153,9 @@ func Convert(w *World, o Options) (*Result, error) {
 	}
 	if len(o.Help) > 0 {
 		res.Files["help.toml"] = o.Help
+	}
+	if len(o.Channels) > 0 {
+		res.Files["channels.toml"] = o.Channels
 	}
 	for _, z := range c.zones {
 		if len(z.rooms) == 0 {
