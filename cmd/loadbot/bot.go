@@ -66,6 +66,17 @@ type bot struct {
 	readerDone  chan struct{}            // closed when the reader returns
 	readerEnded atomic.Int64             // run.mono() when the server closed the connection; 0 before
 
+	// The mix scenario: what the reader last saw of the room (nil before
+	// it saw one), whether the bot is fighting, how many things it bought
+	// and has not sold, and its gold; the reader writes them.
+	seen       atomic.Pointer[seen]
+	fighting   atomic.Bool
+	held       atomic.Int32
+	gold       atomic.Int64 // gold the bot took, earned and spent
+	bought     string       // sender only: the word of the last thing it bought
+	tradesHere int          // sender only: trades since its last step
+	argBuf     []byte       // sender only: a command with its argument
+
 	rng       *rand.Rand // sender only
 	lastDir   string     // sender only: the way the last step went
 	sayBuf    []byte     // sender only: a stamped say
@@ -97,11 +108,14 @@ func newBot(r *run, idx int) *bot {
 		readerDone: make(chan struct{}),
 		rng:        rand.New(rand.NewPCG(r.cfg.Seed, uint64(idx))),
 	}
-	if r.cfg.Channel > 0 {
+	if r.gossips() {
 		// Every bot reads every gossip line: the bot's own, with its name,
 		// is its answer; a refusal of the channel's rate is one too.
 		b.gossip = cmdSpec{line: []byte("gossip hello\r\n"), channel: true,
 			markers: [][]byte{[]byte(gossipFrom(b.name)), []byte("talking too fast"), []byte("turned off")}}
+		if r.mix != nil {
+			b.gossip.series = r.mix.gossip
+		}
 	}
 	return b
 }
@@ -280,8 +294,11 @@ func (b *bot) login(ctx context.Context) bool {
 	b.s.keep = true
 	b.s.trackExits = b.r.trackExits
 	b.s.hear = b.r.cfg.Hear
-	if b.r.cfg.Channel > 0 {
+	if b.r.gossips() {
 		b.s.own = []byte(gossipFrom(b.name))
+	}
+	if m := b.r.mix; m != nil {
+		b.s.mix = &mixState{see: m.seeing}
 	}
 	fail := func(reason, example string) bool {
 		if ctx.Err() == nil {
@@ -305,6 +322,7 @@ func (b *bot) login(ctx context.Context) bool {
 		prompts := b.s.feed(chunk)
 		b.br.Discard(len(chunk))
 		b.takeExits()
+		b.takeSeen()
 		if err := b.flushReply(); err != nil {
 			return fail(errClass(err)+" "+step.String(), err.Error())
 		}
@@ -505,6 +523,9 @@ func (b *bot) sendRounds() {
 // is broken.
 func (b *bot) sendCommand() bool {
 	r := b.r
+	if r.mix != nil {
+		return b.sendMix()
+	}
 	if r.cfg.Channel > 0 && b.rng.Float64() < r.cfg.Channel {
 		return b.sendSpec(&b.gossip)
 	}
@@ -514,11 +535,17 @@ func (b *bot) sendCommand() bool {
 // sendSpec writes c, a step through a random exit if c says so. It reports
 // false if the connection is broken.
 func (b *bot) sendSpec(c *cmdSpec) bool {
-	r := b.r
 	line := c.line
 	if c.exit {
 		line = b.pickExit()
 	}
+	return b.sendLine(c, line)
+}
+
+// sendLine writes line as the command c (whose markers know its answer).
+// It reports false if the connection is broken.
+func (b *bot) sendLine(c *cmdSpec, line []byte) bool {
+	r := b.r
 	now := r.mono()
 	if c.say && r.cfg.Hear || c.channel {
 		b.sayBuf = appendStamp(append(b.sayBuf[:0], bytes.TrimRight(line, "\r\n")...), now)
@@ -633,6 +660,7 @@ func (b *bot) drain(timer *time.Timer) {
 // connection), and closes.
 func (b *bot) quit() {
 	b.closing.Store(true)
+	b.fleeAll()
 	select {
 	case <-b.readerDone:
 	default:
@@ -694,6 +722,7 @@ func (b *bot) read() {
 		prompts := b.s.feed(chunk)
 		b.br.Discard(len(chunk))
 		b.takeExits()
+		b.takeSeen()
 		for _, t := range b.s.heard {
 			if r.inWindow(t) {
 				r.heard.record(time.Duration(now - t))

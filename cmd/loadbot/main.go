@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 	"time"
 
@@ -74,6 +75,9 @@ func mainErr() int {
 	hear := fs.Bool("hear", false, "stamp every say and report how long other bots take to hear it (on in gather)")
 	fs.Float64Var(&cfg.Channel, "channel", 0, "`fraction` (0 to 1) of each bot's commands sent as a stamped gossip line instead; reports how long\n"+
 		"other bots take to read one (the starter world allows 5 lines in 10 s a player on gossip)")
+	mix := fs.String("mix", DefaultMix, "the mix scenario's `weights` of what a bot does each turn: "+strings.Join(mixNames[:], ", "))
+	prey := fs.String("prey", DefaultPrey, "the mix scenario's `words` of mobs a bot fights when it sees one (comma-separated)")
+	keepers := fs.String("keepers", DefaultKeepers, "the mix scenario's `words` of shopkeepers a bot trades with when it sees one")
 	quiet := fs.Bool("quiet", false, "no progress lines on stderr")
 	asJSON := fs.Bool("json", false, "also print the summary as one JSON object, as the last line")
 	if err := fs.Parse(os.Args[1:]); err != nil {
@@ -122,8 +126,16 @@ func mainErr() int {
 		}
 		cfg.Tree = t
 	}
+	if sc.Mix {
+		w, err := ParseMix(*mix)
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "loadbot: %v\n", err)
+			return 2
+		}
+		cfg.Mix = &Mix{Weights: w, Prey: Words(*prey), Keepers: Words(*keepers)}
+	}
 	if *commands != "" {
-		list, cfg.Scenario, cfg.InOrder, cfg.Series = *commands, "", false, nil
+		list, cfg.Scenario, cfg.InOrder, cfg.Series, cfg.Mix = *commands, "", false, nil, nil
 	}
 	if *walk >= 0 {
 		cfg.Walk = *walk

@@ -45,6 +45,10 @@ type Config struct {
 	// it took (Summary.ChannelHeard). The starter world lets a player say
 	// 5 lines in 10 s on it: past that, the answers are refusals.
 	Channel float64
+	// Mix, if set, makes each bot's turn one of a weighted mix of walking,
+	// looking, talking, gossip, fights and trades instead of one of
+	// Commands (mix.go).
+	Mix *Mix
 	// InOrder: each round types every command in order (Scenario.InOrder).
 	InOrder bool
 	// Series: command line -> series name (Scenario.Series).
@@ -118,6 +122,13 @@ func (c *Config) validate() error {
 		return errors.New("-ssh-key goes with -front telnet only")
 	case c.Password == "" || strings.ContainsAny(c.Password, "\r\n"):
 		return errors.New("-password must be one non-empty line")
+	case c.Mix != nil && c.InOrder:
+		return errors.New("a mix is not typed in order")
+	}
+	if c.Mix != nil {
+		if err := c.Mix.validate(); err != nil {
+			return err
+		}
 	}
 	for _, r := range c.Prefix {
 		if !('a' <= r && r <= 'z' || 'A' <= r && r <= 'Z') {
@@ -194,6 +205,12 @@ type run struct {
 	loggedIn atomic.Int32 // bots logged in so far
 	path     []cmdSpec    // Path, ready to send; shared read-only
 	series   []*series    // by name; shared, counted atomically
+	mix      *mixPlan     // with Config.Mix; shared read-only
+}
+
+// gossips reports whether the bots send gossip lines.
+func (r *run) gossips() bool {
+	return r.cfg.Channel > 0 || r.mix != nil && r.mix.gossip != nil
 }
 
 // series is one command's own count: successes' round trips, refusals.
@@ -265,6 +282,10 @@ func Run(ctx context.Context, cfg Config) (*Summary, error) {
 	}
 	for _, c := range cfg.Path {
 		r.path = append(r.path, newSpec(c))
+	}
+	if cfg.Mix != nil {
+		r.mix = newMixPlan(cfg.Mix, r)
+		r.trackExits = true
 	}
 	r.step = newSpec(Command{Line: ExitLine, Markers: moveMarkers})
 	r.trackExits = r.trackExits || cfg.Walk > 0
@@ -470,11 +491,19 @@ func (r *run) summarize(bots []*bot, measured time.Duration) *Summary {
 		if b.readStats.disconnected {
 			s.Disconnects++
 		}
+		if b.s.mix != nil {
+			s.Deaths += b.s.mix.deaths
+			s.Kills += b.s.mix.kills
+		}
 	}
 	for _, sr := range r.series {
 		s.Series = append(s.Series, SeriesSummary{Name: sr.name, Latency: sr.rtt.latency(), Refused: sr.refused.Load()})
 	}
 	sort.Slice(s.Series, func(i, j int) bool { return s.Series[i].Name < s.Series[j].Name })
+	if m := r.mix; m != nil {
+		s.Mix = r.cfg.Mix.Weights[:]
+		s.Channel = m.fraction[mixGossip]
+	}
 	s.Login = latencyOf(sortedDurations(logins))
 	s.Farewell = latencyOf(sortedDurations(farewells))
 	s.Failures = tally.sorted()

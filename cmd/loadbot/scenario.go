@@ -122,6 +122,10 @@ type Scenario struct {
 	// as the one before is answered, a round every -every; without it a
 	// bot types one command at random every -every.
 	InOrder bool
+	// Mix makes the bots' turns a weighted mix of walking, looking,
+	// talking, gossip, fights and trades (mix.go; -mix, -prey, -keepers),
+	// each kind counted on its own; Commands is then unused.
+	Mix bool
 	// Series names commands whose round trips are also counted on their
 	// own, by command line: an answer that matched the command's first
 	// marker is a success whose round trip counts; an answer that matched
@@ -167,6 +171,14 @@ var Scenarios = []Scenario{
 		Commands: "look,say hello,up,down",
 		Tree:     genworld.TreeOptions{Fanout: 9, Depth: 4},
 		Hear:     true,
+	},
+	{
+		Name: "mix",
+		About: "a real world's mix (-mix): every bot walks away from the start room, then walks, looks, talks, gossips, fights " +
+			"the mobs of -prey it sees (kill, and flee while fighting) and trades where it sees a keeper of -keepers (list, buy, sell)",
+		Commands: "look,say hello," + ExitLine,
+		Walk:     40,
+		Mix:      true,
 	},
 	{
 		Name:     "walk",

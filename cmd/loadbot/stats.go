@@ -199,8 +199,15 @@ type Summary struct {
 
 	Disruptions *DisruptionReport // nil without -slow, -drop or -burst
 
-	// Series are the commands counted on their own (Scenario.Series).
+	// Series are the commands counted on their own (Scenario.Series, and
+	// each kind of command of a mix).
 	Series []SeriesSummary
+
+	// Mix is the weights of a mix (Config.Mix) by kind, nil without one;
+	// Deaths, the times its bots were slain.
+	Mix    []float64
+	Deaths int64
+	Kills  int64 // fights the bots saw end in their foe's death
 }
 
 // SeriesSummary is one command's own count over the window: the round
@@ -272,8 +279,15 @@ func (s *Summary) Text() string {
 			s.Heard.Count, ms(s.Heard.P50), ms(s.Heard.P90), ms(s.Heard.P99), ms(s.Heard.Max))
 	}
 	if s.Channel > 0 {
-		fmt.Fprintf(&b, "channel: %.0f%% of commands on gossip; %d gossip lines read by others, p50 %s p90 %s p99 %s max %s\n",
+		fmt.Fprintf(&b, "channel: %.3g%% of commands on gossip; %d gossip lines read by others, p50 %s p90 %s p99 %s max %s\n",
 			100*s.Channel, s.ChannelHeard.Count, ms(s.ChannelHeard.P50), ms(s.ChannelHeard.P90), ms(s.ChannelHeard.P99), ms(s.ChannelHeard.Max))
+	}
+	if s.Mix != nil {
+		b.WriteString("mix:")
+		for i, w := range s.Mix {
+			fmt.Fprintf(&b, " %s=%g", mixNames[i], w)
+		}
+		fmt.Fprintf(&b, "; from login to quit %d kills, %d deaths\n", s.Kills, s.Deaths)
 	}
 	for _, sr := range s.Series {
 		fmt.Fprintf(&b, "%s: %d answered, p50 %s p90 %s p99 %s max %s; %d refused\n",
@@ -491,13 +505,16 @@ func (s *Summary) JSON() ([]byte, error) {
 		NoFarewell    int          `json:"no_farewell"`
 		Farewell      jsonLatency  `json:"farewell"`
 		Series        []series     `json:"series,omitempty"`
+		Mix           []float64    `json:"mix,omitempty"`
+		Deaths        int64        `json:"deaths,omitempty"`
+		Kills         int64        `json:"kills,omitempty"`
 		Disruptions   *disruptions `json:"disruptions,omitempty"`
 		Server        *server      `json:"server,omitempty"`
 	}{
 		s.Addr, s.Scenario, s.SSH, s.Bots, float64(s.Every) / float64(time.Millisecond), s.Measured.Seconds(),
 		s.Attempted, s.Connected, s.ConnFailures, s.LoginFailures, s.LoggedIn, s.Login.json(), reasons,
 		s.Sent, s.Answered, s.Timeouts, s.Lost, s.Skipped, s.PerSec, s.TargetRate, s.RoundTrip.json(), heard, s.Channel, heardCh,
-		s.Unsolicited, s.Disconnects, s.Walked, s.ByKey, s.KeysAdded, s.Quits, s.NoFarewell, s.Farewell.json(), sers, dis, srv,
+		s.Unsolicited, s.Disconnects, s.Walked, s.ByKey, s.KeysAdded, s.Quits, s.NoFarewell, s.Farewell.json(), sers, s.Mix, s.Deaths, s.Kills, dis, srv,
 	})
 }
 

@@ -190,6 +190,9 @@ type stream struct {
 	// stamps of other bots' gossip lines go in heardCh.
 	own     []byte
 	heardCh []int64
+
+	// The mix scenario: the room's listing, shop lists and fights.
+	mix *mixState
 }
 
 // maxMarker bounds an answer marker's length.
@@ -271,6 +274,9 @@ func (s *stream) prompt() {
 	s.prompts++
 	s.fresh = false
 	s.last2 = 0
+	if s.mix != nil {
+		s.mix.prompt()
+	}
 	if s.armed && s.matched {
 		s.answered = true
 		s.disarm()
@@ -346,7 +352,13 @@ func (s *stream) endLine() {
 	}
 	rest, ok := bytes.CutPrefix(bytes.TrimSpace(s.line), []byte("Exits:"))
 	if !ok {
+		if s.mix != nil {
+			s.mix.line(s.line)
+		}
 		return
+	}
+	if s.mix != nil {
+		s.mix.exits()
 	}
 	s.exits = s.exits[:0]
 	for _, w := range strings.Fields(string(rest)) {

@@ -44,7 +44,7 @@ var genBeasts = strings.Fields("guard beggar rat dog crow thief priest hermit " 
 	"farmer wolf bear spider goblin soldier sailor cat")
 
 // genPrey are the beasts a new character can fight and win: they are made
-// at levels 1 to 3, as tbaMUD's newbie zones hold rats and stray dogs
+// at levels 1 and 2, as tbaMUD's newbie zones hold rats and stray dogs
 // among their guards. loadbot's mix scenario (-prey) fights these.
 var genPrey = map[string]bool{"rat": true, "dog": true, "crow": true, "cat": true}
 
@@ -142,7 +142,7 @@ func genCircleWorld(zones int) map[string][]byte {
 			case i < genShops:
 				beast, flags = genKeepers[i], "b"
 			case genPrey[beast]:
-				level = 1 + level%3
+				level = 1 + level%2
 			}
 			fmt.Fprintf(&mob, "#%d\n%s %s~\na %s %s~\nA %s %s is here.\n~\n   It looks %s.\n~\n", v, beast, word, word, beast, word, beast, word)
 			if i%2 == 0 {
@@ -174,7 +174,7 @@ func genCircleWorld(zones int) map[string][]byte {
 			value := 5 + rng.IntN(500)
 			switch typ {
 			case 1, 17, 19: // lights, drinks and food are cheap
-				value = 5 + value%20
+				value = 2 + value%10
 			}
 			vals := "0 0 0 0"
 			switch typ {
