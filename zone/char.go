@@ -108,6 +108,12 @@ type Player struct {
 	// (committed or not yet).
 	ver, savedVer, queuedVer uint64
 	savedAt                  time.Time
+	// heldPrint is holdingsPrint of the character as its last queued
+	// record had it, if heldKnown (a failed batch forgets it): a walk out
+	// of the zone leaves behind a dirty stayer whose holdings did not
+	// change since then for the zone's next periodic checkpoint.
+	heldPrint uint64
+	heldKnown bool
 	// lastVitals is what Char.Vitals last told the client.
 	lastVitals gmcpVitals
 	// party: the player is in a party (the world's Group.Info said so, or

@@ -213,7 +213,7 @@ func (z *Zone) transferOutNote(c *Char, dest *Zone, room, from, note string) {
 	rec.Room = room // saved where it is going, so a crash now restores it there
 	rec.Zone = dest.id
 	z.forget(c) // its timers belong to this zone; the next starts its own
-	z.checkpoint([]*CharRecord{rec}, false)
+	z.crossingCheckpoint(rec)
 	// The character travels as a new value; the old one stays behind,
 	// emptied, for whatever in this zone still points at it (a timer, a
 	// fight): those see a character that has gone, and never touch what

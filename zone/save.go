@@ -33,7 +33,11 @@ import (
 //     an earlier stay never marks this one clean.
 //   - Every hand-back (quit, link-dead reap, fault, stop) and every move to
 //     another zone checkpoints the zone with the leaver in it before the
-//     return is posted, so a load that follows reads it.
+//     return is posted, so a load that follows reads it. A move to another
+//     zone carries, of the dirty characters staying, only those whose
+//     holdings changed since their last queued save (crossingCheckpoint):
+//     both sides of any give, drop or trade, so the batch is still whole
+//     for the ledger; the rest wait for the periodic checkpoint.
 //   - A walk into another zone is saved by the zone left, with the room
 //     walked into: arriving that way is no change to the arrival zone,
 //     which saves the walker only once it changes there. Any other arrival
@@ -63,6 +67,7 @@ func (z *Zone) dirty(c *Char) {
 	if c != nil && c.pl != nil {
 		c.pl.ver++
 		z.dirtyChars[c] = struct{}{}
+		z.freshChars[c] = struct{}{}
 	}
 }
 
@@ -91,6 +96,25 @@ func (it *Item) persists() bool {
 // leaving (already out of the zone; out of the world too if outOfWorld),
 // and every changed persistent room. It does nothing when nothing changed.
 func (z *Zone) checkpoint(leaving []*CharRecord, outOfWorld bool) {
+	z.checkpointOf(leaving, outOfWorld, false)
+}
+
+// crossingCheckpoint is the checkpoint of a walk into another zone: the
+// walker (rec), every changed persistent room, and of the dirty
+// characters staying, those whose holdings (items, coins, gold) changed
+// since their last queued record. A give, a drop or a trade changes the
+// holdings of both sides, so both go in this batch with whatever rooms
+// it touched, and the store's ledger still sees it whole; a stayer that
+// only walked, talked or fought waits for the zone's periodic checkpoint,
+// as it would had nobody left. Before, every crossing saved every dirty
+// stayer, and in a world where players walk across zones every few
+// seconds that was most of the saver's work: each player saved after
+// nearly every command (docs/PERFORMANCE.md, issue 25).
+func (z *Zone) crossingCheckpoint(rec *CharRecord) {
+	z.checkpointOf([]*CharRecord{rec}, false, true)
+}
+
+func (z *Zone) checkpointOf(leaving []*CharRecord, outOfWorld, holdingsOnly bool) {
 	b := &SaveBatch{Zone: z.id, Gen: z.gen}
 	if outOfWorld {
 		for _, rec := range leaving {
@@ -98,15 +122,35 @@ func (z *Zone) checkpoint(leaving []*CharRecord, outOfWorld bool) {
 		}
 	}
 	var entries []savedEntry
-	for c := range z.dirtyChars {
-		delete(z.dirtyChars, c)
+	// A crossing looks only at the characters changed since the last
+	// checkpoint looked (freshChars): one that did not change since then
+	// cannot have new holdings. Looking at every dirty character instead
+	// made each crossing cost the zone's whole dirty roster, thousands in
+	// a start zone that everyone walks out of.
+	from := z.dirtyChars
+	if holdingsOnly {
+		from = z.freshChars
+	}
+	for c := range from {
+		delete(z.freshChars, c)
+		if _, ok := z.dirtyChars[c]; !ok {
+			continue // saved since it changed
+		}
 		if c.pl == nil || z.players[c.name] != c {
+			delete(z.dirtyChars, c)
 			continue // gone: its own leaving saved it
 		}
 		if c.pl.ver == c.pl.savedVer || c.pl.ver == c.pl.queuedVer {
+			delete(z.dirtyChars, c)
 			continue // clean, or queued: a failed batch marks it again
 		}
+		held := holdingsPrint(c)
+		if holdingsOnly && c.pl.heldKnown && held == c.pl.heldPrint {
+			continue // still dirty, for the periodic checkpoint
+		}
+		delete(z.dirtyChars, c)
 		c.pl.queuedVer = c.pl.ver
+		c.pl.heldPrint, c.pl.heldKnown = held, true
 		rec := z.record(c)
 		b.Chars = append(b.Chars, rec)
 		entries = append(entries, savedEntry{name: c.name, arrival: c.pl.arrival, ver: c.pl.ver})
@@ -181,7 +225,9 @@ func (z *Zone) handleSaved(m savedMsg) {
 		for _, e := range m.entries {
 			if c := z.players[e.name]; c != nil && c.pl.arrival == e.arrival && c.pl.queuedVer == e.ver {
 				c.pl.queuedVer = 0
+				c.pl.heldKnown = false
 				z.dirtyChars[c] = struct{}{}
+				z.freshChars[c] = struct{}{}
 			}
 		}
 		return
@@ -234,4 +280,39 @@ func (z *Zone) loadObjects(objs map[string][]ItemRecord) {
 			}
 		}
 	}
+}
+
+// holdingsPrint is a fingerprint of what c holds as the store's ledger
+// sees it: each item's id and coins, with its contents, and c's gold. It
+// does not depend on order or slot (wearing a sword is no change to the
+// ledger). Any move of an item or of money between two holders changes it
+// on both.
+func holdingsPrint(c *Char) uint64 {
+	h := mix64(uint64(c.gold) ^ 0x9e3779b97f4a7c15)
+	for _, it := range c.eq {
+		if it != nil {
+			h += itemPrint(it)
+		}
+	}
+	for _, it := range c.inv {
+		h += itemPrint(it)
+	}
+	return h
+}
+
+func itemPrint(it *Item) uint64 {
+	var sub uint64
+	for _, in := range it.contents {
+		sub += itemPrint(in)
+	}
+	return mix64(it.id ^ mix64(uint64(it.coins)+0x632be59bd9b4e019) ^ mix64(sub+0x8cb92ba72f3d8dd7))
+}
+
+// mix64 is a 64-bit finaliser (splitmix64's).
+func mix64(x uint64) uint64 {
+	x ^= x >> 30
+	x *= 0xbf58476d1ce4e5b9
+	x ^= x >> 27
+	x *= 0x94d049bb133111eb
+	return x ^ (x >> 31)
 }

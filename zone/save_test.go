@@ -438,3 +438,74 @@ func TestSave_BorderWalkIsSavedOnce(t *testing.T) {
 		t.Fatalf("a change after the arrival queued %d batches, want one", n)
 	}
 }
+
+// lastWith is the names in the last batch that holds name.
+func lastWith(rs *recShard, name string) map[string]bool {
+	var out map[string]bool
+	for _, b := range rs.batches() {
+		names := map[string]bool{}
+		for _, c := range b.Chars {
+			names[c.Name] = true
+		}
+		if names[name] {
+			out = names
+		}
+	}
+	return out
+}
+
+// A walk into another zone saves the walker, and of the dirty characters
+// staying, only those whose holdings changed since their last save: a
+// stayer that only looked waits for the periodic checkpoint, which then
+// saves it.
+func TestSave_CrossingLeavesAnUnchangedStayerForTheCheckpoint(t *testing.T) {
+	z, rs := saveZone(t, 1)
+	rs.Zone("ashridge").BootForTest()
+	w := enter(t, z, "Walker")
+	b := enter(t, z, "Bren")
+	z.CheckpointForTest() // both saved once as they are
+	z.InputForTest(b, 1, "look")
+	for i, dir := range []string{"east", "east", "east"} {
+		z.InputForTest(w, uint64(i+1), dir)
+	}
+	if got := lastWith(rs, "Walker"); !got["Walker"] || got["Bren"] {
+		t.Fatalf("the crossing's batch holds %v, want the walker alone", got)
+	}
+	z.CheckpointForTest()
+	if got := lastWith(rs, "Bren"); len(got) != 1 || !got["Bren"] {
+		t.Fatalf("the checkpoint after the crossing saved %v, want Bren", got)
+	}
+}
+
+// A give just before a walk into another zone is saved whole with the
+// walk, whoever walks: the walker and its taker if it is a side of the
+// give, both sides with the walker if not.
+func TestSave_GiveBeforeACrossingIsInItsBatch(t *testing.T) {
+	for _, walker := range []string{"Aria", "Cato"} {
+		t.Run(walker, func(t *testing.T) {
+			z, rs := saveZone(t, 1)
+			rs.Zone("ashridge").BootForTest()
+			s := map[string]*benchSession{}
+			for _, n := range []string{"Aria", "Bren", "Cato"} {
+				s[n] = enter(t, z, n)
+			}
+			z.CheckpointForTest()
+			z.InputForTest(s["Aria"], 1, "south") // the inn
+			z.InputForTest(s["Aria"], 2, "get lantern")
+			z.InputForTest(s["Aria"], 3, "north")
+			z.CheckpointForTest()
+			taker := "Bren"
+			if walker == "Aria" {
+				taker = "Cato"
+			}
+			z.InputForTest(s["Aria"], 4, "give lantern "+taker)
+			for i, dir := range []string{"east", "east", "east"} {
+				z.InputForTest(s[walker], uint64(10+i), dir)
+			}
+			got := lastWith(rs, walker)
+			if !got["Aria"] || !got[taker] {
+				t.Fatalf("the crossing's batch holds %v, want Aria and %s with the walker", got, taker)
+			}
+		})
+	}
+}

@@ -321,6 +321,7 @@ func (z *Zone) handedBack(rec *CharRecord, why string) {
 func (z *Zone) forget(c *Char) {
 	delete(z.chars, c.rid)
 	delete(z.dirtyChars, c)
+	delete(z.freshChars, c)
 	c.home = nil
 	c.ticker.cancel()
 	c.wander.cancel()

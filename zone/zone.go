@@ -117,8 +117,11 @@ type Zone struct {
 	// every room whose persistent items changed since the last one, so
 	// that a checkpoint, which every move to another zone makes, costs
 	// what changed and not the zone's whole roster and map (save.go).
-	dirtyChars     map[*Char]struct{}
-	dirtyRooms     map[*Room]struct{}
+	dirtyChars map[*Char]struct{}
+	dirtyRooms map[*Room]struct{}
+	// freshChars are the dirty characters changed since a checkpoint last
+	// looked at them, which is all a crossing's checkpoint looks at.
+	freshChars     map[*Char]struct{}
 	flushDue       time.Time // when the next waiting output is due, if any (flush)
 	flushSeen      int       // flushList entries looked at by the last flush
 	waiting        int       // players with queued set: output waiting for a flush
@@ -242,7 +245,7 @@ func New(proto *content.Zone, set *content.Set, shard Shard, cfg Config, opt Opt
 		rng:   mrand.New(mrand.NewPCG(seed, seed^0x9e3779b97f4a7c15)),
 		rooms: map[string]*Room{}, chars: map[rid]*Char{}, items: map[rid]*Item{},
 		players: map[string]*Char{}, bySess: map[uint64]*Char{}, gap: flushGap,
-		dirtyChars: map[*Char]struct{}{}, dirtyRooms: map[*Room]struct{}{},
+		dirtyChars: map[*Char]struct{}{}, dirtyRooms: map[*Room]struct{}{}, freshChars: map[*Char]struct{}{},
 		objects: opt.Objects,
 		scripts: opt.Scripts,
 		gen:     opt.Gen,
