@@ -87,13 +87,14 @@ func (db *DB) Commit(batches []*Batch) (results []error, err error) {
 	committed := 0
 	err = db.bolt.Update(func(tx *bolt.Tx) error {
 		committed = 0
+		var a arena // the transaction's records
 		for i, b := range batches {
 			if berr := db.check(tx, b); berr != nil {
 				results[i] = berr
 				continue
 			}
 			committed++
-			h, err := db.apply(tx, b, now)
+			h, err := db.apply(tx, &a, b, now)
 			if err != nil {
 				return err
 			}
@@ -196,7 +197,7 @@ func storedEpoch(v []byte) uint64 {
 }
 
 // apply writes a checked batch. It returns the highest item id written.
-func (db *DB) apply(tx *bolt.Tx, b *Batch, now int64) (uint64, error) {
+func (db *DB) apply(tx *bolt.Tx, a *arena, b *Batch, now int64) (uint64, error) {
 	if err := applyFence(tx, b); err != nil {
 		return 0, err
 	}
@@ -248,13 +249,12 @@ func (db *DB) apply(tx *bolt.Tx, b *Batch, now int64) (uint64, error) {
 			return 0, err
 		}
 	}
-	var a arena
 	for _, c := range b.Chars {
 		c.Saved = now
 		if err := chars.Put(key(c.Name), a.record(appendChar(a.start(), c))); err != nil {
 			return 0, err
 		}
-		if err := putPlacement(places, &a, c.Name, c.Place); err != nil {
+		if err := putPlacement(places, a, c.Name, c.Place); err != nil {
 			return 0, err
 		}
 	}
@@ -276,22 +276,27 @@ func (db *DB) apply(tx *bolt.Tx, b *Batch, now int64) (uint64, error) {
 	return high, nil
 }
 
-// arena holds the records one commit encodes, in chunks shared by many
-// records rather than an allocation each. bbolt keeps a value it was given
-// until the transaction ends, so no chunk is ever reused: a new one starts
-// when the current one is nearly full, and the old ones are let go with the
-// transaction.
+// arena holds the records one transaction encodes, in chunks shared by
+// many records rather than an allocation each. bbolt keeps a value it was
+// given until the transaction ends, so no chunk is ever reused: a new one,
+// twice the size of the last up to arenaMax, starts when the current one is
+// nearly full, and they are let go with the transaction. The first is
+// small: most transactions hold a few records.
 type arena struct {
 	b    []byte
 	from int // where the record being encoded starts
 }
 
-const arenaChunk = 32 << 10
+const (
+	arenaFirst = 2 << 10
+	arenaMax   = 64 << 10
+)
 
 // start returns the buffer to append the next record to.
 func (a *arena) start() []byte {
-	if cap(a.b)-len(a.b) < 2<<10 {
-		a.b = make([]byte, 0, arenaChunk)
+	if cap(a.b)-len(a.b) < 1<<10 {
+		n := min(max(2*cap(a.b), arenaFirst), arenaMax)
+		a.b = make([]byte, 0, n)
 	}
 	a.from = len(a.b)
 	return a.b
