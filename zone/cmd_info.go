@@ -69,6 +69,9 @@ func (z *Zone) describeRoom(c *Char, full bool) {
 		return
 	}
 	var b strings.Builder
+	// Room enough for all of it at once, not the builder's doublings: a
+	// walker's every step describes a room.
+	b.Grow(128 + len(r.proto.Name) + len(r.proto.Description)*9/8 + 48*min(len(r.people), maxListed+1))
 	b.WriteString("{C}")
 	b.WriteString(r.proto.Name)
 	b.WriteString("{x}")
