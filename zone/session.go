@@ -541,13 +541,16 @@ func (z *Zone) flushOne(c *Char, prompt bool) {
 		z.gmcpVitals(c, false)
 		z.publishParty(c, false)
 	}
-	p.sess.Write(p.out, prompt)
-	if len(p.snoopers) > 0 {
-		z.snoopOut(c, p.out)
-	}
+	// The round trip is counted before the write: a burst may be written
+	// on this goroutine, and a client that has its answer may look at the
+	// count at once.
 	if prompt && !p.inputAt.IsZero() {
 		z.met.roundTrip.Observe(time.Since(p.inputAt).Seconds())
 		p.inputAt = time.Time{}
+	}
+	p.sess.Write(p.out, prompt)
+	if len(p.snoopers) > 0 {
+		z.snoopOut(c, p.out)
 	}
 	z.freeOut(p)
 }
