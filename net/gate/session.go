@@ -144,6 +144,10 @@ var cutLabels = run.NewLabels("session", "cut")
 // kick starts a writer unless one runs (or the connection is over).
 func (s *Session) kick() {
 	if s.writing.CompareAndSwap(false, true) {
+		if in, ok := s.c.(inliner); ok && in.beginInline() {
+			s.drainInline(in)
+			return
+		}
 		s.g.startWriter(s)
 	}
 }

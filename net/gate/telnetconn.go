@@ -1,6 +1,7 @@
 package gate
 
 import (
+	"io"
 	"net"
 	"strings"
 	"sync/atomic"
@@ -16,6 +17,7 @@ type telnetConn struct {
 	o   *telnet.Options
 	dec *telnet.Decoder // reader goroutine only
 	enc *telnet.Encoder // writer goroutine only
+	dw  *directWriter   // the encoder's writer on a TCP socket, else nil; writer only
 	// depth is colorDepth's answer, worked out when the client says more
 	// about itself: the writer asks for every burst, and info for every
 	// Width and Client a zone asks. atomic: written by the reader, read by
@@ -32,7 +34,12 @@ type depth struct {
 
 func newTelnetConn(c net.Conn, cfg telnet.Config, reply func([]byte)) *telnetConn {
 	o := telnet.NewOptions(cfg)
-	t := &telnetConn{c: c, o: o, dec: telnet.NewDecoder(c, o, reply), enc: telnet.NewEncoder(c, o)}
+	t := &telnetConn{c: c, o: o, dec: telnet.NewDecoder(c, o, reply)}
+	var w io.Writer = c
+	if t.dw = newDirectWriter(c); t.dw != nil {
+		w = t.dw
+	}
+	t.enc = telnet.NewEncoder(w, o)
 	t.noteClient()
 	return t
 }

@@ -100,6 +100,12 @@ func (g *Gate) writer(s *Session) {
 // start a writer again. After the last frame (Close) or a failed write it
 // closes the connection, and no writer starts again.
 func (s *Session) drain() {
+	if in, ok := s.c.(inliner); ok {
+		if err := in.writePending(); err != nil {
+			s.burstEnded(err)
+			return
+		}
+	}
 	for {
 		frames := s.out.Pop()
 		if len(frames) == 0 {
@@ -114,13 +120,18 @@ func (s *Session) drain() {
 		closing, err := s.writeBurst(frames)
 		s.out.Recycle(frames)
 		if closing || err != nil {
-			if err != nil && !errors.Is(err, net.ErrClosed) && !errors.Is(err, io.EOF) {
-				s.g.log.Debug("gate: a write failed; closing", logev.ID(2007), logev.Session(s.id), logev.Remote(s.c.remote()), "err", err)
-			}
-			s.finish()
+			s.burstEnded(err)
 			return
 		}
 	}
+}
+
+// burstEnded closes the connection after the last frame or a failed write.
+func (s *Session) burstEnded(err error) {
+	if err != nil && !errors.Is(err, net.ErrClosed) && !errors.Is(err, io.EOF) {
+		s.g.log.Debug("gate: a write failed; closing", logev.ID(2007), logev.Session(s.id), logev.Remote(s.c.remote()), "err", err)
+	}
+	s.finish()
 }
 
 // finish closes the connection for good: nothing more is queued or

@@ -1,0 +1,110 @@
+//go:build unix
+
+package gate
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"net"
+	"strings"
+	"testing"
+	"time"
+
+	"zonemud/net/telnet"
+)
+
+// tcpSession is a session on one end of a loopback TCP connection, as the
+// gate makes one for a telnet client, without a world. The other end is
+// the client's.
+func tcpSession(t *testing.T) (*Session, *Gate, *net.TCPConn, *net.TCPConn) {
+	t.Helper()
+	g := &Gate{cfg: DefaultConfig(), log: slog.New(slog.DiscardHandler)}
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	client, err := net.Dial("tcp", l.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	server, err := l.Accept()
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := newSession(g, 1)
+	s.c = newTelnetConn(server, telnet.Config{MaxLine: 4096, MaxSubneg: 8192}, s.raw)
+	t.Cleanup(func() {
+		client.Close()
+		server.Close()
+		_ = g.gr.Wait(context.Background())
+	})
+	_ = client.SetDeadline(time.Now().Add(20 * time.Second)) // bounds a hang only
+	return s, g, server.(*net.TCPConn), client.(*net.TCPConn)
+}
+
+// A burst for a telnet session on a TCP socket with no writer running is
+// written by the goroutine that queued it, at once: no writer goroutine
+// starts, and the session is left with none.
+func TestWriter_BurstWrittenByTheCallerOnTCP(t *testing.T) {
+	s, g, _, client := tcpSession(t)
+	for i := range 3 {
+		s.Write(fmt.Appendf(nil, "You say, 'hi %d'\n> ", i), true)
+		got := readUntil(t, client, "\xff\xf9")
+		if want := fmt.Sprintf("You say, 'hi %d'\r\n", i); !strings.Contains(got, want) {
+			t.Fatalf("burst %d: got %q, want %q in it", i, got, want)
+		}
+		if s.writing.Load() {
+			t.Fatalf("burst %d: the session still counts a writer running", i)
+		}
+	}
+	if n := g.writersStarted.Load(); n != 0 {
+		t.Fatalf("%d writer goroutines started for three bursts written at once, want none", n)
+	}
+}
+
+// What the socket does not take of a burst written by its caller is
+// written by a writer goroutine, with nothing queued behind it to push it
+// out, and before anything queued after it: a client that reads late gets
+// every line, once, in order.
+func TestWriter_WhatTheSocketDidNotTakeGoesFirst(t *testing.T) {
+	s, g, server, client := tcpSession(t)
+	_ = server.SetWriteBuffer(4096)
+	_ = client.SetReadBuffer(4096)
+	var big strings.Builder
+	const lines = 4000
+	for i := range lines {
+		fmt.Fprintf(&big, "line %05d of the first burst\n", i)
+	}
+	s.Write([]byte(big.String()), false) // far more than the socket holds
+	if !s.writing.Load() {
+		t.Fatal("nothing left for a writer: the socket took the whole burst")
+	}
+	// All of it arrives with nothing queued behind it to push it out.
+	got := readUntil(t, client, fmt.Sprintf("line %05d of the first burst\r\n", lines-1))
+	s.Write([]byte("the second burst\n> "), true)
+	got += readUntil(t, client, "\xff\xf9")
+	want := strings.ReplaceAll(big.String(), "\n", "\r\n") + "the second burst\r\n"
+	if !strings.HasPrefix(got, want) {
+		i := 0
+		for i < len(got) && i < len(want) && got[i] == want[i] {
+			i++
+		}
+		t.Fatalf("read %d bytes, differing from what was written at byte %d: %q", len(got), i, got[i:min(len(got), i+80)])
+	}
+	if n := g.writersStarted.Load(); n != 1 {
+		t.Fatalf("%d writer goroutines started, want 1 for what the socket did not take", n)
+	}
+	// Once the writer is done, the next burst is written at once again.
+	for s.writing.Load() {
+		time.Sleep(time.Millisecond) // the writer's exit; bounded by the test's deadline
+	}
+	s.Write([]byte("the third\n> "), true)
+	if got := readUntil(t, client, "\xff\xf9"); !strings.Contains(got, "the third\r\n") {
+		t.Fatalf("got %q", got)
+	}
+	if n := g.writersStarted.Load(); n != 1 {
+		t.Fatalf("%d writer goroutines started, want still 1", n)
+	}
+}
