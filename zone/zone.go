@@ -912,17 +912,20 @@ func (z *Zone) newItemID() uint64 {
 
 // publishRoster rebuilds the roster other zones read for `who`.
 //
-// A zone of more than rosterEager players publishes at most once a pulse:
-// rebuilding a sorted roster of hundreds after every batch that moved
-// someone was a tenth of a busy server's time, and `who` a quarter second
-// behind is as good. A smaller zone publishes at once.
+// A zone of more than rosterEager players publishes at most once every
+// rosterEvery pulses (a second): rebuilding a sorted roster of hundreds
+// after every batch that moved someone was a tenth of a busy server's
+// time, and once a pulse, in a world of zones of fifty to a hundred
+// walkers, still a sixth of the bytes the server allocated
+// (docs/PERFORMANCE.md, issue 25); `who` a second behind is as good. A
+// smaller zone publishes at once.
 func (z *Zone) publishRoster() {
 	if !z.rosterOld {
 		return
 	}
 	z.pop.Store(int32(len(z.players)))
-	if len(z.players) > rosterEager && z.pulses.now == z.rosterPulse {
-		return // done this pulse; the next flush after it publishes
+	if len(z.players) > rosterEager && z.pulses.now-z.rosterPulse < rosterEvery {
+		return // done this second; the next flush after it publishes
 	}
 	z.rosterOld = false
 	z.rosterPulse = z.pulses.now
@@ -940,6 +943,10 @@ func (z *Zone) publishRoster() {
 // rosterEager is the most players a zone publishes its roster for after
 // every batch that changed it.
 const rosterEager = 32
+
+// rosterEvery is the fewest pulses between two publications of a roster
+// of more than rosterEager players.
+const rosterEvery = 4
 
 // ScriptStats is the zone's Lua VM's counters as of the last second it was
 // busy; ok is false for a zone without scripts.
