@@ -22,8 +22,10 @@ type Char struct {
 	pl   *Player
 	mob  *content.Mob
 	room *Room
-	inv  []*Item
-	eq   []*Item // by slot index of the game data; nil where empty
+	// staffIn is whether c counted in its room's nstaff when it came in.
+	staffIn bool
+	inv     []*Item
+	eq      []*Item // by slot index of the game data; nil where empty
 
 	level, exp int
 	hp, maxHP  int

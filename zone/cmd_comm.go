@@ -70,7 +70,7 @@ func (z *Zone) toRoomFrom(room *Room, from *Char, line string) {
 	if z.invisLevel(from) > 0 {
 		unseen = "Someone" + strings.TrimPrefix(line, capFirst(from.short()))
 	}
-	for _, o := range room.people {
+	for _, o := range z.hearers(room, from) {
 		if o != from && o.pl != nil && o.pl.sess != nil && !o.pl.comm.ignores(from.name) {
 			if unseen != "" && !z.canSee(o, from) {
 				z.sendLine(o, unseen)
@@ -131,7 +131,7 @@ func (z *Zone) cmdAsk(c *Char, args string) {
 	if to.pl == nil || !to.pl.comm.ignores(c.name) {
 		z.sendLine(to, capFirst(z.seenName(to, c))+" asks you, '{W}"+text+"{x}'")
 	}
-	for _, o := range c.room.people {
+	for _, o := range z.hearers(c.room, c) {
 		if o != c && o != to && o.pl != nil && o.pl.sess != nil && !o.pl.comm.ignores(c.name) {
 			z.sendLine(o, capFirst(z.seenName(o, c))+" asks "+z.seenName(o, to)+", '{W}"+text+"{x}'")
 		}

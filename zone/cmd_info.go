@@ -94,9 +94,20 @@ func (z *Zone) describeRoom(c *Char, full bool) {
 		b.WriteString("{x}")
 	}
 	shown, others := 0, len(r.people)-1
+	throng := z.throng(r)
+	if throng {
+		others = len(r.people) - r.nplayers // the players are one line, below
+	}
+	mobs := len(r.people) - r.nplayers // a throng's walk stops at its last mob
 	for _, o := range r.people {
-		if o == c {
+		if throng && mobs == 0 {
+			break
+		}
+		if o == c || (throng && o.pl != nil) {
 			continue
+		}
+		if o.pl == nil {
+			mobs--
 		}
 		if !z.canSee(c, o) {
 			others--
@@ -110,6 +121,10 @@ func (z *Zone) describeRoom(c *Char, full bool) {
 		b.WriteString(capFirst(o.long()))
 		b.WriteString("{x}")
 		shown++
+	}
+	if throng {
+		b.WriteByte('\n')
+		b.WriteString(z.throngLine(r, c, width))
 	}
 	z.sendLine(c, b.String())
 	z.gmcpRoom(c)

@@ -76,10 +76,13 @@ func (z *Zone) gmcpChannel(room *Room, from *Char, channel, text string) {
 		return // three strings always encode
 	}
 	var msg any = json.RawMessage(b)
-	for _, o := range room.people {
+	for _, o := range z.hearers(room, from) {
 		if o.pl != nil && o.pl.sess != nil && !o.pl.comm.ignores(from.name) {
 			o.pl.sess.GMCP("Comm.Channel.Text", msg)
 		}
+	}
+	if z.throng(room) && from.pl != nil && from.pl.sess != nil {
+		from.pl.sess.GMCP("Comm.Channel.Text", msg) // the talker is not near itself
 	}
 }
 

@@ -54,6 +54,11 @@ func (c *Char) mayBuild(template string) bool {
 func (z *Zone) setRoles(c *Char, r Roles) {
 	was := c.role()
 	c.pl.admin, c.pl.builder, c.pl.buildZones = r.Admin, r.Builder, slices.Clone(r.BuildZones)
+	if room := c.room; room != nil && c.staffIn != (c.role() > rolePlayer) {
+		// Counted again in the room as what it is now (room.nstaff).
+		room.removeChar(c)
+		room.addChar(c)
+	}
 	z.rosterOld = true // who shows the admin tag and wizinvis by role
 	if now := c.role(); now != was {
 		z.sendLine(c, "{Y}You are now "+article(now)+now.String()+".{x}")

@@ -18,6 +18,10 @@ type Room struct {
 	// nplayers counts the players in people, so messages for a room with
 	// no one to read them are never built.
 	nplayers int
+	// nstaff counts the staff among them when they came in (Char.staffIn),
+	// who alone may be wizinvis: a throng's look counts the room without
+	// asking each player whether they are seen when there are none.
+	nstaff int
 	// news is the comings and goings of a crowded room waiting for the
 	// next pulse (crowd.go).
 	news []*news
@@ -64,6 +68,9 @@ func (r *Room) addChar(c *Char) {
 	if c.pl != nil {
 		r.nplayers++
 	}
+	if c.staffIn = c.role() > rolePlayer; c.staffIn {
+		r.nstaff++
+	}
 }
 
 func (r *Room) removeChar(c *Char) {
@@ -74,6 +81,10 @@ func (r *Room) removeChar(c *Char) {
 			r.people = r.people[:len(r.people)-1]
 			if c.pl != nil {
 				r.nplayers--
+			}
+			if c.staffIn {
+				r.nstaff--
+				c.staffIn = false
 			}
 			break
 		}

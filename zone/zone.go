@@ -45,11 +45,15 @@ type Config struct {
 	// and others' output reaches a player at most once per flushGap
 	// (0: never).
 	CrowdSize int `toml:"crowd_size"`
+	// ThrongSize is the number of players in a room past which what one
+	// says, asks or emotes reaches only those near them, and a look names
+	// those near and counts the rest (throng.go; 0: never).
+	ThrongSize int `toml:"throng_size"`
 }
 
 // DefaultConfig is the configuration used where config.toml is silent.
 func DefaultConfig() Config {
-	return Config{LinkDeadSecs: 60, IdleMins: 60, CheckpointSecs: 10, Dormant: true, MaxRoomItems: 1000, CrowdSize: 30}
+	return Config{LinkDeadSecs: 60, IdleMins: 60, CheckpointSecs: 10, Dormant: true, MaxRoomItems: 1000, CrowdSize: 30, ThrongSize: 100}
 }
 
 // Validate reports the first out-of-range value, naming its key.
@@ -65,6 +69,8 @@ func (c Config) Validate() error {
 		return fmt.Errorf("zone.max_room_items: %d is out of range 10 to 100000", c.MaxRoomItems)
 	case c.CrowdSize < 0 || c.CrowdSize > 100000:
 		return fmt.Errorf("zone.crowd_size: %d is out of range 0 to 100000", c.CrowdSize)
+	case c.ThrongSize != 0 && (c.ThrongSize < 3*throngNear || c.ThrongSize > 100000):
+		return fmt.Errorf("zone.throng_size: %d is out of range: 0 (never), or %d to 100000", c.ThrongSize, 3*throngNear)
 	}
 	return nil
 }
@@ -112,6 +118,7 @@ type Zone struct {
 	rosterPulse uint64    // the pulse the roster was last published in
 	outFree     [][]byte  // spare output buffers (session.go)
 	newsRooms   []*Room   // crowded rooms with comings and goings to tell
+	nearBuf     []*Char   // near's scratch (throng.go)
 	// dirtyChars and dirtyRooms are what a checkpoint looks at: every
 	// character marked changed (dirty, an arrival, a failed batch) and
 	// every room whose persistent items changed since the last one, so
