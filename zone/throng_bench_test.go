@@ -1,7 +1,6 @@
 package zone_test
 
 import (
-	"fmt"
 	"testing"
 
 	"zonemud/zone"
@@ -56,5 +55,3 @@ func BenchmarkThrong5000(b *testing.B) {
 		})
 	}
 }
-
-var _ = fmt.Sprint
