@@ -22,10 +22,11 @@ type Char struct {
 	pl   *Player
 	mob  *content.Mob
 	room *Room
-	// staffIn is whether c counted in its room's nstaff when it came in.
-	staffIn bool
-	inv     []*Item
-	eq      []*Item // by slot index of the game data; nil where empty
+	// staffIn and followIn are whether c counts in its room's nstaff and
+	// nfollow.
+	staffIn, followIn bool
+	inv               []*Item
+	eq                []*Item // by slot index of the game data; nil where empty
 
 	level, exp int
 	hp, maxHP  int
@@ -69,6 +70,7 @@ type Player struct {
 	out        []byte
 	queued     bool      // in the zone's flush list
 	urgent     bool      // the output answers the player: flush it now
+	lazy       bool      // all that waits is comings and goings (newsGap)
 	lastFlush  time.Time // when the zone last handed output to the session
 	linkDead   bool
 	reap       pulseHandle

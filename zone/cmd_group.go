@@ -49,7 +49,7 @@ func (z *Zone) cmdFollow(c *Char, args string) {
 			z.sendLine(o, c.name+" stops following you.")
 		}
 		z.sendLine(c, "You stop following "+c.pl.following+".")
-		c.pl.following = ""
+		c.setFollowing("")
 		return
 	}
 	o := z.playerHere(c, name)
@@ -61,7 +61,7 @@ func (z *Zone) cmdFollow(c *Char, args string) {
 		z.sendLine(c, "You cannot follow someone who follows you.")
 		return
 	}
-	c.pl.following = o.name
+	c.setFollowing(o.name)
 	z.sendLine(c, "You now follow "+o.name+".")
 	z.sendLine(o, c.name+" now follows you.")
 }
@@ -97,7 +97,7 @@ func (z *Zone) playerHere(c *Char, name string) *Char {
 // just walked d, perhaps out of this zone): each walks as if they had
 // typed it, and their own followers after them.
 func (z *Zone) followers(leader string, from *Room, d content.Dir, depth int) {
-	if depth > 8 {
+	if depth > 8 || from.nfollow == 0 {
 		return
 	}
 	var fs []*Char

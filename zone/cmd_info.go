@@ -94,20 +94,14 @@ func (z *Zone) describeRoom(c *Char, full bool) {
 		b.WriteString("{x}")
 	}
 	shown, others := 0, len(r.people)-1
-	throng := z.throng(r)
+	list, throng := r.people, z.throng(r)
 	if throng {
-		others = len(r.people) - r.nplayers // the players are one line, below
+		// The mobs are listed; the players are one line, below.
+		list, others = r.mobs, len(r.mobs)
 	}
-	mobs := len(r.people) - r.nplayers // a throng's walk stops at its last mob
-	for _, o := range r.people {
-		if throng && mobs == 0 {
-			break
-		}
-		if o == c || (throng && o.pl != nil) {
+	for _, o := range list {
+		if o == c {
 			continue
-		}
-		if o.pl == nil {
-			mobs--
 		}
 		if !z.canSee(c, o) {
 			others--

@@ -151,7 +151,7 @@ func (z *Zone) stalk(from *Room, prey *Char, d content.Dir) {
 	if prey.pl == nil {
 		return
 	}
-	for _, m := range from.people {
+	for _, m := range from.mobs {
 		if m.mob == nil || !m.mob.Flags.Has(content.MobStalker) || (m.hunting != prey && m.fighting != prey) {
 			continue
 		}

@@ -301,7 +301,7 @@ func (z *Zone) aggro(room *Room, c *Char) {
 	if c.pl == nil || room.proto.Flags.Has(content.RoomSafe) {
 		return
 	}
-	for _, m := range room.people {
+	for _, m := range room.mobs {
 		if m.mob == nil || !m.mob.Flags.Has(content.MobAggressive) || m.fighting != nil || m.pos == posSleeping {
 			continue
 		}

@@ -7,8 +7,8 @@ import (
 
 // Comings and goings in a crowd. In a room with more players than the
 // zone's crowd size, the lines that say someone came or went ("Aria has
-// entered the world.", "Bran leaves north.") are gathered for a pulse and
-// told as one line each ("Aria, Bran, Cora and 37 others have entered the
+// entered the world.", "Bran leaves north.") are gathered for up to a
+// second (newsEvery) and told as one line each ("Aria, Bran, Cora and 37 others have entered the
 // world."). Without this, a thousand players arriving at the start room
 // would each be told to everyone already there: a million lines, where a
 // summary is a few a second.
@@ -63,7 +63,9 @@ func (z *Zone) presence(room *Room, skip, actor *Char, n notice) {
 	}
 	if !z.crowded(room) || z.invisLevel(actor) > 0 {
 		// A wizinvis actor is told alone, to those who see it.
+		z.lazyOut = true
 		z.actSeen(room, skip, actor, n.one)
+		z.lazyOut = false
 		return
 	}
 	var w *news
@@ -87,11 +89,23 @@ func (z *Zone) presence(room *Room, skip, actor *Char, n notice) {
 	w.actors[actor] = struct{}{}
 }
 
+// newsEvery is the least time, in pulses, between two summaries told in
+// one room: a second. Told every pulse, a room of thousands with walkers
+// coming and going on every side gave each of them a write a pulse.
+const newsEvery = 4
+
 // tellNews tells every crowded room what it has waiting, one line per kind
-// of notice. It runs each pulse.
+// of notice, if it told none in the last newsEvery pulses. It runs each
+// pulse.
 func (z *Zone) tellNews() {
-	for i, room := range z.newsRooms {
-		z.newsRooms[i] = nil
+	keep := z.newsRooms[:0]
+	for _, room := range z.newsRooms {
+		if room.newsTold && z.pulses.now-room.newsAt < newsEvery {
+			keep = append(keep, room)
+			continue
+		}
+		room.newsAt, room.newsTold = z.pulses.now, true
+		z.lazyOut = true
 		for _, w := range room.news {
 			line := w.line()
 			for _, o := range room.people {
@@ -104,10 +118,12 @@ func (z *Zone) tellNews() {
 				z.sendLine(o, line)
 			}
 		}
+		z.lazyOut = false
 		clear(room.news)
 		room.news = room.news[:0]
 	}
-	z.newsRooms = z.newsRooms[:0]
+	clear(z.newsRooms[len(keep):])
+	z.newsRooms = keep
 }
 
 // line is the summary: the one-actor form for one, else the names.

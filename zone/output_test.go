@@ -256,10 +256,19 @@ func TestZone_CrowdComingsAreSummarised(t *testing.T) {
 		t.Fatal("the zone's count of waiting players is off after quits")
 	}
 	first[0].take()
+	// The room told its news a pulse ago: this waits out the second
+	// (four pulses) since.
+	for range 3 {
+		z.TickForTest()
+		z.DrainForTest()
+		if got := strings.Join(first[0].take(), ""); strings.Contains(got, "left the world") {
+			t.Fatalf("news was told again within a second of the last:\n%s", got)
+		}
+	}
 	z.TickForTest()
 	z.DrainForTest()
 	if got := strings.Join(first[0].take(), ""); !strings.Contains(got, "Latea and Lateb have left the world.") {
-		t.Fatalf("after two quits an early player saw:\n%s", got)
+		t.Fatalf("a second after the last news, an early player saw:\n%s", got)
 	}
 }
 
@@ -335,6 +344,60 @@ func TestZone_BatchStopsAtThirtyTwoMessages(t *testing.T) {
 			if got != want {
 				t.Fatalf("batch %d handled %d lines, want %d", i+1, got, want)
 			}
+		}
+	})
+}
+
+// Comings and goings, in any room, wait until a second (newsGap) has
+// passed since the player's last flush; talk or an answer that comes
+// sooner takes them along in its write, at the talk's own gap.
+func TestZone_ComingsAndGoingsWaitForNewsGap(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		z := crowdZone(t, 30) // three players: not a crowd
+		stayer := arrive(t, z, "Stayer")
+		talker := arrive(t, z, "Talker")
+		walker := arrive(t, z, "Walker")
+		z.QueueInputForTest(walker, 1, "north")
+		z.BatchForTest()
+		stayer.take()
+		talker.take()
+		time.Sleep(2 * time.Second) // everyone's last flush is long past
+
+		z.QueueInputForTest(walker, 2, "south")
+		z.BatchForTest()
+		if got := stayer.take(); len(got) != 1 || !strings.Contains(got[0], "Walker arrives from the north.") {
+			t.Fatalf("a second after its last flush, the stayer got %q, want the arrival at once", got)
+		}
+		time.Sleep(100 * time.Millisecond)
+		z.QueueInputForTest(walker, 3, "north")
+		z.BatchForTest()
+		if got := stayer.take(); len(got) != 0 {
+			t.Fatalf("a departure 100 ms after the last flush went out at once: %q", got)
+		}
+		time.Sleep(200 * time.Millisecond)
+		z.QueueInputForTest(talker, 1, "say hello")
+		z.BatchForTest()
+		got := stayer.take()
+		if len(got) != 1 || !strings.Contains(got[0], "Walker leaves north.") || !strings.Contains(got[0], "Talker says") {
+			t.Fatalf("talk after a departure reached the stayer as %q, want one write with both", got)
+		}
+		time.Sleep(100 * time.Millisecond)
+		z.QueueInputForTest(walker, 4, "south")
+		z.BatchForTest()
+		for range 8 {
+			time.Sleep(100 * time.Millisecond)
+			z.BatchForTest()
+			if got := stayer.take(); len(got) > 0 {
+				t.Fatalf("an arrival went out %v before the second was up: %q", time.Second, got)
+			}
+		}
+		time.Sleep(150 * time.Millisecond)
+		z.BatchForTest()
+		if got := stayer.take(); len(got) != 1 || !strings.Contains(got[0], "Walker arrives from the north.") {
+			t.Fatalf("a second after the last flush the stayer got %q, want the arrival", got)
+		}
+		if !z.WaitingConsistentForTest() {
+			t.Fatal("the zone's count of waiting players is off")
 		}
 	})
 }

@@ -179,7 +179,7 @@ func (z *Zone) offersHere(r *Room, q *content.Quest) bool {
 		}
 	}
 	if q.Giver != "" {
-		for _, o := range r.people {
+		for _, o := range r.mobs {
 			if o.mob != nil && o.mob.Ref == q.Giver {
 				return true
 			}
@@ -500,7 +500,7 @@ func (z *Zone) questTalk(c *Char) {
 	if c.pl == nil || len(c.pl.quests.Active) == 0 || c.room == nil {
 		return
 	}
-	for _, m := range append([]*Char(nil), c.room.people...) {
+	for _, m := range append([]*Char(nil), c.room.mobs...) {
 		if m.mob != nil {
 			z.questEvent(c, quest.Event{Kind: content.QuestTalk, Mob: m.mob.Ref})
 		}

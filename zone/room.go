@@ -1,6 +1,10 @@
 package zone
 
-import "zonemud/content"
+import (
+	"slices"
+
+	"zonemud/content"
+)
 
 // Room is a room's runtime state. Its prototype is shared and immutable.
 // Zone goroutine only.
@@ -22,9 +26,20 @@ type Room struct {
 	// who alone may be wizinvis: a throng's look counts the room without
 	// asking each player whether they are seen when there are none.
 	nstaff int
-	// news is the comings and goings of a crowded room waiting for the
-	// next pulse (crowd.go).
+	// nfollow counts the players among them who follow someone
+	// (Char.followIn): a walk out of a room of thousands looks for
+	// followers only when there are some.
+	nfollow int
+	// news is the comings and goings of a crowded room waiting to be told
+	// (crowd.go).
 	news []*news
+	// newsAt is the pulse the room last told its news, if newsTold.
+	newsAt   uint64
+	newsTold bool
+	// mobs is the mobs among people, in the same order: what looks for
+	// mobs (scripts, aggression, stalkers, the throng's listing) walks it
+	// instead of a room of thousands of players.
+	mobs []*Char
 	// view keeps the description's text as last shown (roomView).
 	view roomView
 }
@@ -67,9 +82,14 @@ func (r *Room) addChar(c *Char) {
 	c.room = r
 	if c.pl != nil {
 		r.nplayers++
+	} else {
+		r.mobs = append(r.mobs, c)
 	}
 	if c.staffIn = c.role() > rolePlayer; c.staffIn {
 		r.nstaff++
+	}
+	if c.followIn = c.pl != nil && c.pl.following != ""; c.followIn {
+		r.nfollow++
 	}
 }
 
@@ -81,15 +101,34 @@ func (r *Room) removeChar(c *Char) {
 			r.people = r.people[:len(r.people)-1]
 			if c.pl != nil {
 				r.nplayers--
+			} else if j := slices.Index(r.mobs, c); j >= 0 {
+				r.mobs = slices.Delete(r.mobs, j, j+1)
 			}
 			if c.staffIn {
 				r.nstaff--
 				c.staffIn = false
 			}
+			if c.followIn {
+				r.nfollow--
+				c.followIn = false
+			}
 			break
 		}
 	}
 	c.room = nil
+}
+
+// setFollowing makes c follow leader ("": no one), counted in c's room.
+func (c *Char) setFollowing(leader string) {
+	c.pl.following = leader
+	if r := c.room; r != nil && c.followIn != (leader != "") {
+		c.followIn = leader != ""
+		if c.followIn {
+			r.nfollow++
+		} else {
+			r.nfollow--
+		}
+	}
 }
 
 // exitOpen reports whether one can pass d: an exit with no door or an open

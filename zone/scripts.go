@@ -285,7 +285,7 @@ func (z *Zone) fireArrival(r *Room, c *Char) {
 	if c.pl == nil {
 		return
 	}
-	for _, m := range append([]*Char(nil), r.people...) {
+	for _, m := range append([]*Char(nil), r.mobs...) {
 		if m != c && m.mob != nil && m.mob.Script != nil && z.holds(c) && c.room == r {
 			z.fireAct(charID(m), "on_greet", c, r, c)
 		}
@@ -308,7 +308,7 @@ func (z *Zone) fireSpeech(c *Char, text string) {
 	if r.proto.Script != nil {
 		z.fireAct(roomID(r), "on_speech", c, r, c, text)
 	}
-	for _, m := range append([]*Char(nil), r.people...) {
+	for _, m := range append([]*Char(nil), r.mobs...) {
 		if m != c && m.mob != nil && m.mob.Script != nil {
 			z.fireAct(charID(m), "on_speech", c, r, c, text)
 		}
@@ -354,7 +354,7 @@ func (z *Zone) askScripts(c *Char, verb, args string) (key string, handled bool)
 	if r.proto.Script != nil && ask(roomID(r)) {
 		return r.ref(), true
 	}
-	for _, m := range append([]*Char(nil), r.people...) {
+	for _, m := range append([]*Char(nil), r.mobs...) {
 		if m.mob != nil && m.mob.Script != nil && ask(charID(m)) {
 			return m.mob.Ref, true
 		}

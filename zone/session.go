@@ -382,9 +382,16 @@ func (z *Zone) sendLine(c *Char, text string) {
 	p.out = append(p.out, text...)
 	p.out = append(p.out, '\n')
 	if !p.queued {
-		p.queued = true
+		p.queued, p.lazy = true, z.lazyOut
 		z.waiting++
 		z.flushList = append(z.flushList, c)
+	} else if p.lazy && !z.lazyOut {
+		// Comings and goings waited for newsGap; this waits for the
+		// gap alone, and takes them along.
+		p.lazy = false
+		if at := p.lastFlush.Add(z.gap); z.flushDue.IsZero() || at.Before(z.flushDue) {
+			z.flushDue = at
+		}
 	}
 }
 
@@ -426,6 +433,14 @@ func (z *Zone) appendPrompt(dst []byte, c *Char) []byte {
 // with its batch, carrying whatever waited; output after a quiet spell,
 // and all output in a room that is not crowded, goes at once.
 const flushGap = 100 * time.Millisecond
+
+// newsGap is flushGap for output that is only comings and goings ("Aria
+// arrives from the south.", a crowd's summaries), in any room: it waits
+// until a second has passed since the player's last flush, or goes with
+// whatever goes sooner (an answer, someone's talk). Walkers come and go
+// far more often than anyone talks; told at once, each arrival and
+// departure was a write to everyone in the room.
+const newsGap = time.Second
 
 // flush hands waiting output, with a prompt, to players' sessions: those
 // the batch answered, and those whose gap is over. The flush list is
@@ -474,7 +489,11 @@ func (z *Zone) flush() {
 		if p == nil || !p.queued {
 			continue
 		}
-		if at := p.lastFlush.Add(z.gap); now.Before(at) && z.crowded(c.room) {
+		gap := z.gap
+		if p.lazy {
+			gap = newsGap
+		}
+		if at := p.lastFlush.Add(gap); now.Before(at) && (p.lazy || z.crowded(c.room)) {
 			keep = append(keep, c)
 			if z.flushDue.IsZero() || at.Before(z.flushDue) {
 				z.flushDue = at
@@ -504,7 +523,7 @@ func (z *Zone) unqueue(c *Char) {
 	if !c.pl.queued {
 		return
 	}
-	c.pl.queued = false
+	c.pl.queued, c.pl.lazy = false, false
 	z.waiting--
 	for i, o := range z.flushList {
 		if o == c {
@@ -527,7 +546,7 @@ func (z *Zone) flushOne(c *Char, prompt bool) {
 	if p == nil || !p.queued {
 		return
 	}
-	p.queued = false
+	p.queued, p.lazy = false, false
 	z.waiting--
 	if p.await != 0 {
 		prompt = false // the prompt waits for the answer (later)

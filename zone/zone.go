@@ -41,7 +41,7 @@ type Config struct {
 	// names it.
 	SSHPort string `toml:"-"`
 	// CrowdSize is the number of players in a room past which comings and
-	// goings are told as one summary a pulse rather than one line each,
+	// goings are told as one summary a second rather than one line each,
 	// and others' output reaches a player at most once per flushGap
 	// (0: never).
 	CrowdSize int `toml:"crowd_size"`
@@ -119,6 +119,7 @@ type Zone struct {
 	outFree     [][]byte  // spare output buffers (session.go)
 	newsRooms   []*Room   // crowded rooms with comings and goings to tell
 	nearBuf     []*Char   // near's scratch (throng.go)
+	lazyOut     bool      // sendLine is telling comings and goings (newsGap)
 	// dirtyChars and dirtyRooms are what a checkpoint looks at: every
 	// character marked changed (dirty, an arrival, a failed batch) and
 	// every room whose persistent items changed since the last one, so
