@@ -101,6 +101,7 @@ func (g *Gate) writer(s *Session) {
 // closes the connection, and no writer starts again.
 func (s *Session) drain() {
 	if in, ok := s.c.(inliner); ok {
+		s.refreshDeadline() // the leftover gets the whole write timeout, as a burst does
 		if err := in.writePending(); err != nil {
 			s.burstEnded(err)
 			return
