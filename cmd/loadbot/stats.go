@@ -328,7 +328,10 @@ func (s *Summary) Text() string {
 					break
 				}
 				fmt.Fprintf(&b, " %s worst %s", z.Zone, ms(z.Worst))
-				if z.Pulses > 0 {
+				switch {
+				case z.Pulses > 0 && z.P99 == math.MaxInt64:
+					fmt.Fprintf(&b, " p99 past the histogram's last bucket, of %d", z.Pulses)
+				case z.Pulses > 0:
 					fmt.Fprintf(&b, " p99 <= %s of %d", ms(z.P99), z.Pulses)
 				}
 				b.WriteByte(';')

@@ -141,7 +141,8 @@ unsolicited prompts: 1234; disconnects: 0
 	s.Farewell = Latency{Count: 997, P50: 300 * time.Millisecond, P99: 900 * time.Millisecond, Max: 1200 * time.Millisecond}
 	s.Server = &Server{PID: 42, CPU: 0.93, RSSBase: 14 << 20, RSSPlay: 114 << 20, RSSQuit: 100 << 20, RSSEnd: 90 << 20, RSSPeak: 120 << 20, PerPlayer: 100 << 10,
 		AnonPlay: 80 << 20, AnonQuit: 70 << 20,
-		Lateness: []ZoneLateness{{Zone: "emberfall", Worst: 12 * time.Millisecond, P99: 5 * time.Millisecond, Pulses: 240}}}
+		Lateness: []ZoneLateness{{Zone: "emberfall", Worst: 12 * time.Millisecond, P99: 5 * time.Millisecond, Pulses: 240},
+			{Zone: "ashridge", Worst: 3 * time.Millisecond, P99: math.MaxInt64, Pulses: 200}}}
 	got := s.Text()
 	for _, want := range []string{
 		"quit: 998 bots quit at once; farewell p50 300ms p99 900ms last 1200ms; 1 without one",
@@ -149,6 +150,8 @@ unsolicited prompts: 1234; disconnects: 0
 		"server RSS: 14.0 MiB before, 114.0 MiB in play (100.0 KiB per player), 100.0 MiB at most from the quit on, 90.0 MiB at the end; 120.0 MiB at the peak",
 		"server RSS less mapped files (heap, stacks): 80.0 MiB in play, 70.0 MiB at most from the quit on",
 		"pulse lateness (worst zones first): emberfall worst 12ms p99 <= 5ms of 240;",
+		// A p99 in the histogram's +Inf bucket has no bound to print.
+		" ashridge worst 3ms p99 past the histogram's last bucket, of 200;",
 	} {
 		if !strings.Contains(got, want) {
 			t.Errorf("summary lacks %q:\n%s", want, got)
