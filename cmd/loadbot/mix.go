@@ -316,8 +316,8 @@ func (m *mixState) line(l []byte) {
 		}
 		return
 	}
-	if !m.inRoom {
-		return
+	if !m.inRoom || containsFold(t, "corpse") {
+		return // not the listing, or a dead one's body ("The corpse of a rat lies here.")
 	}
 	if m.cur.prey == "" {
 		for _, w := range m.see.prey {

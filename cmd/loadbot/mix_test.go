@@ -190,9 +190,14 @@ func TestMixState_ReadsRoomShopAndFight(t *testing.T) {
 		}
 	}
 	m.exits()
-	feed("A pirate is here.", "A fat grocer is here.", "A grey rat is here.")
+	feed("A pirate is here.", "The corpse of a brown rat lies here.", "A fat grocer is here.", "A grey rat is here.")
 	if m.cur.prey != "rat" || !m.cur.keeper {
 		t.Errorf("after the listing: %+v, want the rat and the grocer (not the pirate's 'rat')", m.cur)
+	}
+	m.exits()
+	feed("The corpse of a grey rat lies here.")
+	if m.cur.prey != "" {
+		t.Errorf("a corpse is prey: %+v", m.cur)
 	}
 	m.prompt()
 	feed("A rat arrives from the west.")
