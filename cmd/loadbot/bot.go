@@ -168,6 +168,9 @@ func (b *bot) prepare(ctx context.Context) bool {
 				return false
 			}
 			b.failure = "no answer to a step while walking away"
+			if b.cutOff() {
+				b.failure = "cut off by the server while walking away"
+			}
 			return false
 		}
 		b.walked++
@@ -196,6 +199,17 @@ func (b *bot) prepare(ctx context.Context) bool {
 		}
 	}
 	return true
+}
+
+// cutOff reports whether the server closed the connection (its reader
+// ended) while the bot was not quitting: for the failure's reason.
+func (b *bot) cutOff() bool {
+	select {
+	case <-b.readerDone:
+		return !b.closing.Load()
+	default:
+		return false
+	}
 }
 
 // do sends one command outside the measured window and waits for its

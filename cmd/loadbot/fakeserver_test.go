@@ -26,6 +26,9 @@ type fakeOpts struct {
 	chatter bool
 	// refuseMint answers down at the barrow with a refusal.
 	refuseMint bool
+	// cutOnMove closes the connection at the first step, as a server
+	// cuts a client whose output it cannot deliver.
+	cutOnMove bool
 }
 
 // fakeServer speaks the player-facing login and prompt contract over real
@@ -305,6 +308,9 @@ func (f *fakeServer) session(fc *fconn, authed bool) {
 		if _, isMove := opposite[cmd]; isMove {
 			n, _ := f.moves.LoadOrStore(cmd, new(atomic.Int32))
 			n.(*atomic.Int32).Add(1)
+			if f.opts.cutOnMove {
+				return
+			}
 		}
 		select {
 		case f.seen <- struct{}{}:

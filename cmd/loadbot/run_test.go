@@ -411,6 +411,21 @@ func TestRun_WalkFollowsOpenExits(t *testing.T) {
 	}
 }
 
+// A bot the server cuts off on its walk out fails with that reason, not
+// as one whose step went unanswered: a starved load tool reading slowly
+// is cut by the server's output limit, a slow server is not.
+func TestRun_CutOffWhileWalkingIsNamed(t *testing.T) {
+	f := newFakeServer(t, fakeOpts{eor: true, cutOnMove: true})
+	cfg := testConfig(f.addr())
+	cfg.Bots = 3
+	cfg.Walk = 2
+	s := runWithin(t, context.Background(), cfg, 30*time.Second)
+	if s.LoggedIn != 0 || s.LoginFailures != cfg.Bots || len(s.Failures) != 1 ||
+		s.Failures[0].Reason != "cut off by the server while walking away" {
+		t.Errorf("logged in %d, login failures %d, %+v; want every bot cut off while walking away", s.LoggedIn, s.LoginFailures, s.Failures)
+	}
+}
+
 func TestParseCommands(t *testing.T) {
 	got, err := ParseCommands("look, say hello,score|,kill rat|You hit|misses, " + ExitLine)
 	if err != nil {
