@@ -20,8 +20,13 @@ import (
 	"syscall"
 	"time"
 
+	gossh "golang.org/x/crypto/ssh"
+
 	"zonemud/internal/logev"
 	"zonemud/net/gate"
+	"zonemud/net/sshd"
+	"zonemud/net/web"
+	"zonemud/net/web/page"
 	"zonemud/server"
 	"zonemud/server/config"
 )
@@ -188,6 +193,56 @@ func serveCopyover(cfg *config.Config, cfgPath string, log *slog.Logger, stderr 
 		}
 	}
 	p.h = gate.NewHolder(cfg.Gate, buildName(), log)
+	// SSH is the holder's too: it owns the host key and the listener, and
+	// asks the game about accounts over the link (net/gate/holder_ssh.go).
+	var sshS *sshd.Server
+	if cfg.Server.SSHAddr != "" {
+		sl, err := net.Listen("tcp", cfg.Server.SSHAddr)
+		if err == nil {
+			sshS, err = sshd.New(p.h, cfg.Server.DataDir, cfg.SSH, log)
+			if err != nil {
+				sl.Close()
+			}
+		}
+		if err != nil {
+			gl.Close()
+			cl.Close()
+			tl.Close()
+			if tlsL != nil {
+				tlsL.Close()
+			}
+			fmt.Fprintln(stderr, "zonemud: copyover: SSH:", err)
+			return 1
+		}
+		go func() { _ = sshS.Serve(sl) }()
+		log.Info("zonemud: holder listening", logev.ID(1011), "listener", "ssh", "addr", sl.Addr().String(),
+			"host_key", gossh.FingerprintSHA256(sshS.HostKey()))
+	}
+	// And the web client: the page, and each WebSocket kept as a
+	// connection is.
+	var webS *web.Server
+	if cfg.Server.WebAddr != "" {
+		wl, err := net.Listen("tcp", cfg.Server.WebAddr)
+		wopt := web.Options{Page: page.Handler(), Log: log}
+		if err == nil && cfg.Web.TLS {
+			if wopt.TLS, err = server.TLSConfig(cfg, log); err != nil {
+				wl.Close()
+			}
+		}
+		if err != nil {
+			gl.Close()
+			cl.Close()
+			tl.Close()
+			if tlsL != nil {
+				tlsL.Close()
+			}
+			fmt.Fprintln(stderr, "zonemud: copyover: web:", err)
+			return 1
+		}
+		webS = web.New(p.h, cfg.Web, wopt)
+		go func() { _ = webS.Serve(wl) }()
+		log.Info("zonemud: holder listening", logev.ID(1011), "listener", "web", "addr", wl.Addr().String())
+	}
 	go func() { _ = p.h.ServeGames(gl) }()
 	go func() { _ = p.h.ServeTelnet(tl) }()
 	_, telnetPort, _ := net.SplitHostPort(tl.Addr().String())
@@ -219,6 +274,12 @@ func serveCopyover(cfg *config.Config, cfgPath string, log *slog.Logger, stderr 
 	p.h.Shutdown()
 	wctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
+	if sshS != nil {
+		_ = sshS.Shutdown(wctx)
+	}
+	if webS != nil {
+		_ = webS.Close()
+	}
 	_ = p.h.Wait(wctx)
 	log.Info("zonemud: the holder stopped", logev.ID(1013), "swaps", p.swaps, "restarts", p.restarts)
 	return code
@@ -670,7 +731,8 @@ func serveGame(cfg *config.Config, log *slog.Logger, stderr io.Writer) int {
 		return 2
 	}
 	cfg.Server.HolderSocket = link
-	cfg.Server.TelnetAddr, cfg.Server.TLSAddr = "", "" // the holder's
+	s := &cfg.Server
+	s.TelnetAddr, s.TLSAddr, s.SSHAddr, s.WebAddr = "", "", "", "" // the holder's
 	signal.Ignore(syscall.SIGHUP)
 	log.Info("zonemud: starting as the game", logev.ID(1023), "version", version, "commit", cmp.Or(commit(), "unknown"), "pid", os.Getpid())
 	srv, err := server.Start(cfg, server.Options{Areas: areasFS(), Log: log, Copyover: copyoverStats(), Build: buildName()})

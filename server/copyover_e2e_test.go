@@ -1,6 +1,7 @@
 package server_test
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"net"
@@ -9,7 +10,12 @@ import (
 	"testing"
 	"time"
 
+	gossh "golang.org/x/crypto/ssh"
+
+	"zonemud/net/boundary"
 	"zonemud/net/gate"
+	"zonemud/net/sshd"
+	"zonemud/net/web"
 	"zonemud/server/servertest"
 )
 
@@ -248,4 +254,327 @@ func TestCopyover_HolderLimitsConnectionsPerAddress(t *testing.T) {
 	waitLinked(t, h)
 	a.Expect("By what name")
 	d.Expect("By what name")
+}
+
+// startHolderSSH puts an SSH front over the holder h, as the holder
+// process does, and returns its address and its host key check.
+func startHolderSSH(t *testing.T, h *gate.Holder) (string, gossh.HostKeyCallback) {
+	t.Helper()
+	s, err := sshd.New(h, t.TempDir(), sshd.DefaultConfig(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	go func() { _ = s.Serve(l) }()
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		_ = s.Shutdown(ctx)
+	})
+	return l.Addr().String(), gossh.FixedHostKey(s.HostKey())
+}
+
+// An SSH player behind the holder: the holder owns the host key and does
+// the SSH crypto, the game checks the account over the link. With no game
+// linked a client is refused, told why in a banner; a new name answers the
+// creation questions with the password hidden (the holder reads it away
+// from the line editor); a wrong password is refused; and the player stays
+// connected, in the room, through a restart of the game, a line typed
+// during the swap answered once. A client that authenticated before the
+// swap and asks for its shell after it is told to connect again: the new
+// game did not check it.
+func TestCopyover_SSHPlayerStaysThroughAGameRestart(t *testing.T) {
+	h, _, sock := startHolder(t)
+	addr, hostKey := startHolderSSH(t, h)
+	client := func(user, pw string, banner *string) *gossh.ClientConfig {
+		return &gossh.ClientConfig{User: user, Auth: []gossh.AuthMethod{gossh.Password(pw)}, HostKeyCallback: hostKey,
+			BannerCallback: func(m string) error {
+				if banner != nil {
+					*banner += m
+				}
+				return nil
+			}}
+	}
+
+	var banner string
+	if err := servertest.TrySSH(addr, client("Ada", "secret-ada", &banner)); err == nil {
+		t.Fatal("an SSH client was let in with no game linked")
+	}
+	if !strings.Contains(banner, "restarting") {
+		t.Errorf("the client refused with no game was told %q", banner)
+	}
+
+	cfg := servertest.Config(t)
+	cfg.Server.HolderSocket = sock
+	first := servertest.Start(t, cfg)
+	waitLinked(t, h)
+	ada := servertest.DialSSH(t, addr, client("Ada", "anything", nil))
+	ada.Expect("(y/n)")
+	ada.Send("y")
+	ada.Expect("password")
+	ada.Send("secret-ada")
+	ada.Expect("again")
+	ada.Send("secret-ada")
+	ada.Expect("Exits:")
+	ada.DoExpect("west", "Market Row")
+	if bytes.Contains(ada.Raw(), []byte("secret-ada")) {
+		t.Errorf("the new password was echoed to the SSH terminal:\n%s", ada.Raw())
+	}
+
+	if err := servertest.TrySSH(addr, client("Ada", "wrong", nil)); err == nil {
+		t.Error("a wrong SSH password was let in")
+	}
+	bob := servertest.DialSSH(t, addr, client("Ada", "secret-ada", nil))
+	bob.Expect("Market Row") // the right one takes the character over
+	ada.Expect("")
+	if !ada.WaitClosed(30 * time.Second) {
+		t.Fatal("the taken-over SSH session stayed open")
+	}
+	bob.DoExpect("look", "Market Row")
+	// One that authenticates now and asks for its shell only after the
+	// swap: the game that checked its password is gone.
+	late, err := gossh.Dial("tcp", addr, client("Ada", "secret-ada", nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer late.Close()
+
+	done := h.Swap("test")
+	if done == nil {
+		t.Fatal("Swap found no game linked")
+	}
+	select {
+	case <-done:
+	case <-time.After(30 * time.Second):
+		t.Fatal("the game did not let go of its sessions")
+	}
+	bob.Send("say during the swap")
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if err := first.Shutdown(ctx); err != nil {
+		t.Fatalf("the first game's shutdown: %v", err)
+	}
+	if bob.WaitClosed(200 * time.Millisecond) {
+		t.Fatal("the SSH connection closed with the first game")
+	}
+	servertest.Start(t, cfg)
+	bob.Send("say after")
+	all := bob.Expect("You say, 'after'")
+	if n := strings.Count(all, "You say, 'during the swap'"); n != 1 {
+		t.Errorf("the line typed during the swap was answered %d times:\n%s", n, all)
+	}
+	if !strings.Contains(all, "Market Row") || strings.Contains(strings.ToLower(all), "password") {
+		t.Errorf("the SSH player was not put back in Market Row without a password:\n%s", all)
+	}
+	bob.DoExpect("look", "Market Row")
+	lt := servertest.OpenSSH(t, late)
+	lt.Expect("The world restarted while you logged in")
+	if !lt.WaitClosed(30 * time.Second) {
+		t.Error("a session the new game did not authenticate stayed open")
+	}
+	bob.DoExpect("look", "Market Row") // not taken over by it
+}
+
+// The game's side of the SSH frames, with the test as the holder: a wrong
+// password is denied and a right one opens the account with a grant; the
+// game starts an SSH session only with a grant it gave, for that name,
+// once. A Login with any other number gets a line and a Close, so no
+// client one game let in is started by another.
+func TestCopyover_GameStartsOnlyTheSSHSessionsItLetIn(t *testing.T) {
+	sock := filepath.Join(t.TempDir(), "holder.sock")
+	gl, err := net.Listen("unix", sock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer gl.Close()
+	cfg := servertest.Config(t)
+	cfg.Server.HolderSocket = sock
+	servertest.Admin(t, cfg, "Ada", "secret-ada")
+	servertest.Start(t, cfg)
+	c, err := gl.Accept()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	_ = c.SetDeadline(time.Now().Add(time.Minute)) // a bound on a hang
+	r, w := boundary.NewReader(c), boundary.NewWriter(c)
+	if v, _, err := boundary.Greet(r, w, "test-holder"); err != nil || v < boundary.SSHVersion {
+		t.Fatalf("handshake: version %d, %v", v, err)
+	}
+	send := func(f boundary.Frame) {
+		t.Helper()
+		if err := w.WriteFlush(f); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// next reads frames until one that match takes, and returns it.
+	next := func(what string, match func(boundary.Frame) bool) boundary.Frame {
+		t.Helper()
+		for {
+			f, err := r.Read()
+			if err != nil {
+				t.Fatalf("waiting for %s: %v", what, err)
+			}
+			if match(f) {
+				return f
+			}
+		}
+	}
+	ask := func(n uint64, user, pw string) *boundary.AuthAnswer {
+		t.Helper()
+		send(&boundary.AuthAsk{Ask: n, Method: boundary.AuthPassword, User: user, Remote: "127.0.0.1:4000", Secret: []byte(pw)})
+		return next("an answer", func(f boundary.Frame) bool { a, ok := f.(*boundary.AuthAnswer); return ok && a.Ask == n }).(*boundary.AuthAnswer)
+	}
+	closed := func(session uint64) bool {
+		t.Helper()
+		f := next("the session's fate", func(f boundary.Frame) bool {
+			switch f := f.(type) {
+			case *boundary.Close:
+				return f.Session == session
+			case *boundary.State:
+				return f.Session == session && f.Account != ""
+			}
+			return false
+		})
+		_, isClose := f.(*boundary.Close)
+		return isClose
+	}
+	login := func(session uint64, user string, grant uint64) {
+		send(&boundary.Login{Session: session, Front: "ssh", Remote: "127.0.0.1:4000", User: user, Grant: grant,
+			Client: boundary.Client{Width: 80, Height: 24, Name: "ssh", UTF8: true}})
+	}
+
+	if a := ask(1, "Ada", "wrong"); a.Verdict != boundary.Denied || a.Grant != 0 {
+		t.Errorf("a wrong password: %+v", a)
+	}
+	if a := ask(2, "Zenobia", "whatever"); a.Verdict != boundary.NoAccount || a.Grant == 0 {
+		t.Errorf("a name with no account: %+v", a)
+	}
+	a := ask(3, "ada", "secret-ada")
+	if a.Verdict != boundary.Opens || a.Account != "Ada" || a.Grant == 0 {
+		t.Fatalf("the right password: %+v", a)
+	}
+	login(10, "Ada", a.Grant^1)
+	if !closed(10) {
+		t.Fatal("a Login with a grant the game did not give was started")
+	}
+	b := ask(4, "Ada", "secret-ada")
+	login(11, "Bob", b.Grant)
+	if !closed(11) {
+		t.Fatal("a Login with another name's grant was started")
+	}
+	login(12, "Ada", a.Grant)
+	if closed(12) {
+		t.Fatal("a Login with the game's own grant was refused")
+	}
+	login(13, "Ada", a.Grant)
+	if !closed(13) {
+		t.Fatal("a grant was used twice")
+	}
+}
+
+// startHolderWeb puts a web front over the holder h, as the holder
+// process does, and returns its address.
+func startHolderWeb(t *testing.T, h *gate.Holder) string {
+	t.Helper()
+	s := web.New(h, web.DefaultConfig(), web.Options{})
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	go func() { _ = s.Serve(l) }()
+	t.Cleanup(func() { _ = s.Close() })
+	return l.Addr().String()
+}
+
+// resumeToken is the token of the last Client.Resume in seen.
+func resumeToken(t *testing.T, seen string) string {
+	t.Helper()
+	i := strings.LastIndex(seen, `<GMCP Client.Resume {"token":"`)
+	if i < 0 {
+		t.Fatalf("no Client.Resume in:\n%s", seen)
+	}
+	tok := seen[i+len(`<GMCP Client.Resume {"token":"`):]
+	return tok[:strings.IndexByte(tok, '"')]
+}
+
+// A web player behind the holder: the holder keeps the WebSocket, so the
+// page stays connected through a restart of the game, in the room, a line
+// typed during the swap answered once. The new game gives the page a new
+// resume token as it puts the player back; a page that reconnects with
+// it goes back into the character without the password, and the first
+// game's token, which no game knows any more, is refused.
+func TestCopyover_WebPlayerStaysThroughAGameRestart(t *testing.T) {
+	h, _, sock := startHolder(t)
+	addr := startHolderWeb(t, h)
+	cfg := servertest.Config(t)
+	cfg.Server.HolderSocket = sock
+	first := servertest.Start(t, cfg)
+	waitLinked(t, h)
+
+	wen := servertest.DialWeb(t, addr)
+	wen.SendGMCP("Core.Hello", `{"client":"test","version":"1"}`)
+	wen.Create("Wendy", "secret-wendy")
+	wen.DoExpect("west", "Market Row")
+	old := resumeToken(t, string(wen.Raw()))
+
+	done := h.Swap("test")
+	if done == nil {
+		t.Fatal("Swap found no game linked")
+	}
+	select {
+	case <-done:
+	case <-time.After(30 * time.Second):
+		t.Fatal("the game did not let go of its sessions")
+	}
+	wen.Send("say during the swap")
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if err := first.Shutdown(ctx); err != nil {
+		t.Fatalf("the first game's shutdown: %v", err)
+	}
+	if wen.WaitClosed(200 * time.Millisecond) {
+		t.Fatal("the page's WebSocket closed with the first game")
+	}
+	servertest.Start(t, cfg)
+	wen.Send("say after")
+	all := wen.Expect("You say, 'after'")
+	if n := strings.Count(all, "You say, 'during the swap'"); n != 1 {
+		t.Errorf("the line typed during the swap was answered %d times:\n%s", n, all)
+	}
+	if !strings.Contains(all, "Market Row") || strings.Contains(strings.ToLower(all), "password") {
+		t.Errorf("the web player was not put back in Market Row without a password:\n%s", all)
+	}
+	tok := resumeToken(t, all)
+	if tok == old || tok != resumeToken(t, string(wen.Raw())) {
+		t.Fatal("the new game gave the page the old game's token")
+	}
+
+	stale := servertest.DialWeb(t, addr)
+	stale.SendGMCP("Client.Resume", `{"token":"`+old+`"}`)
+	stale.Expect("cannot be resumed")
+	stale.Close()
+
+	wen.Close() // the page reloads
+	again := servertest.DialWeb(t, addr)
+	again.SendGMCP("Client.Resume", `{"token":"`+tok+`"}`)
+	got := again.Expect("Market Row")
+	if strings.Contains(strings.ToLower(got), "password") {
+		t.Errorf("the resumed page was asked for a password:\n%s", got)
+	}
+	again.DoExpect("say resumed", "You say, 'resumed'")
+
+	// A page that says a screen reader is on gets plain text: the holder
+	// passes on what its Core.Hello said.
+	sera := servertest.DialWeb(t, addr)
+	sera.SendGMCP("Core.Hello", `{"client":"test","version":"1","screenreader":true}`)
+	sera.Create("Sera", "secret-sera")
+	sera.DoExpect("look", "Emberfall Square")
+	raw := sera.Raw()
+	if i := bytes.Index(raw, []byte("Client.Resume")); i < 0 || bytes.Contains(raw[i:], []byte("\x1b[")) {
+		t.Errorf("a page with a screen reader was sent colour in the world:\n%q", raw)
+	}
 }

@@ -398,11 +398,13 @@ func (s *Server) serveHTTP(now func() time.Time) {
 // serveWeb serves the web client, if it is on, with pg as its page
 // (the built-in one when nil).
 func (s *Server) serveWeb(pg http.Handler) {
+	// A resume token outlives its dropped page by the link-dead window,
+	// here or behind a copyover holder that serves the page.
+	s.gate.SetLinkDead(time.Duration(s.cfg.Zone.LinkDeadSecs) * time.Second)
 	if s.webL == nil {
 		return
 	}
 	cfg, lg := s.cfg, s.log
-	s.gate.SetLinkDead(time.Duration(cfg.Zone.LinkDeadSecs) * time.Second)
 	wopt := web.Options{Page: pg, Log: lg}
 	if wopt.Page == nil {
 		wopt.Page = page.Handler()

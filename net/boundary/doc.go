@@ -45,7 +45,9 @@
 // player's connection dropped), Swap (the holder asks the game to let
 // go of every session for a restart) and Snapshot (before a reboot: save
 // everyone and copy the database to a path, for the next binary's
-// pre-flight).
+// pre-flight); from version 2, AuthAsk (an SSH credential for the game
+// to check), Login (start a new SSH session with the grant of the answer
+// that let it in) and Resume (a web page's resume token).
 //
 // Game to holder: Output (one burst of a session's output as ops: text,
 // prompt, raw protocol bytes, a GMCP message, echo off and on, compression
@@ -55,7 +57,12 @@
 // it, with why: quit, takeover, kick, idle), Detached (the game let go of
 // the session and applied its input up to a sequence number), Bye (the
 // game goes away; the holder ignores everything after it on this link)
-// and Snapped (the answer to a Snapshot: done, or why not).
+// Snapped (the answer to a Snapshot: done, or why not) and, from version
+// 2, AuthAnswer (denied, opens the account, or no such account; the last
+// two with a grant, which a Login must bring back once).
+//
+// A holder sends a version-2 frame only on a link that agreed on version
+// 2 or more; a version-1 peer would drop the link at the unknown kind.
 //
 // Every frame a game sends about a session names the holder's session id,
 // so that a holder can later put several games behind one set of

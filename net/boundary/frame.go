@@ -11,11 +11,17 @@ import (
 )
 
 // Version is the newest protocol version this build speaks; MinVersion the
-// oldest.
+// oldest. Version 2 adds the SSH front's frames (AuthAsk, AuthAnswer,
+// Login) and the web front's Resume: a holder sends them only on a link
+// that agreed on 2 or more.
 const (
-	Version    = 1
+	Version    = 2
 	MinVersion = 1
 )
+
+// SSHVersion is the first version with AuthAsk, AuthAnswer, Login and
+// Resume.
+const SSHVersion = 2
 
 // MaxFrame is the bound on a frame's body (kind and fields), in bytes. The
 // game's output queue per session is smaller, and the holder's lines are
@@ -50,12 +56,16 @@ const (
 	KindLinkLost Kind = 17
 	KindSwap     Kind = 18
 	KindSnapshot Kind = 19
+	KindAuthAsk  Kind = 20
+	KindLogin    Kind = 21
+	KindResume   Kind = 22
 	KindOutput   Kind = 30
 	KindState    Kind = 31
 	KindClose    Kind = 32
 	KindDetached Kind = 33
 	KindBye      Kind = 34
 	KindSnapped  Kind = 35
+	KindAuthAns  Kind = 36
 )
 
 // Frame is one message of the protocol.
@@ -162,6 +172,75 @@ type Swap struct{ Reason string }
 // game holds the file itself. The game answers Snapped.
 type Snapshot struct{ Path string }
 
+// AuthMethod says what an AuthAsk checks.
+type AuthMethod uint8
+
+// The methods of AuthAsk.
+const (
+	AuthExists   AuthMethod = 1 // does User name an account? (Secret empty)
+	AuthPassword AuthMethod = 2 // Secret is the password typed
+	AuthKey      AuthMethod = 3 // Secret is a public key in SSH wire form, which the holder checked the client holds (or offers)
+)
+
+// AuthAsk asks the game to check an SSH client's credential against its
+// accounts, for the holder's SSH front: the holder does the SSH crypto
+// (it owns the host key and verifies a key's signature), the game, which
+// alone opens the store, says whether the password or the key opens the
+// account. The game answers AuthAnswer with the same Ask, in any order.
+type AuthAsk struct {
+	Ask    uint64 // the holder's number for the question
+	Method AuthMethod
+	User   string // the SSH user name: the character name
+	Remote string // the client's address, host:port (the game's shut-outs and login limits count it)
+	Secret []byte
+}
+
+// Verdict is an AuthAnswer's.
+type Verdict uint8
+
+// The verdicts.
+const (
+	Denied    Verdict = 1 // the credential does not open the account, or the address may not try
+	Opens     Verdict = 2 // it opens Account
+	NoAccount Verdict = 3 // no account has the name: the session asks the creation questions
+)
+
+// AuthAnswer answers an AuthAsk. With Opens or NoAccount it carries a
+// Grant, a random number the game keeps for a while: a Login must bring it
+// back, so a session is only ever started by the game that checked it.
+type AuthAnswer struct {
+	Ask     uint64
+	Verdict Verdict
+	Account string // Opens: the account's name as it is spelled
+	Grant   uint64 // Opens and NoAccount: non-zero
+	Why     string // Denied: why, for the holder's log and banner ("" for a wrong credential)
+}
+
+// Login hands the game a new SSH session whose client the holder let in
+// on this game's AuthAnswer: the game checks Grant is one it gave for
+// User (each is used once), then runs the session as its own SSH front's:
+// the banner, and straight into the account's character (a Grant of
+// Opens) or the creation questions (NoAccount). A Grant it did not give
+// is refused with a line and a Close.
+type Login struct {
+	Session uint64
+	Front   string
+	Remote  string
+	User    string
+	Grant   uint64
+	Client  Client
+}
+
+// Resume says a web page asked to resume a session with a token the game
+// gave it (Client.Resume), before it typed anything; Name is the name it
+// gave, if any. The game answers as its own web front does: into the
+// character without the password, or a line saying why not.
+type Resume struct {
+	Session uint64
+	Token   string
+	Name    string
+}
+
 // OpKind says what one output op is.
 type OpKind uint8
 
@@ -240,6 +319,10 @@ func (Detached) Kind() Kind      { return KindDetached }
 func (Bye) Kind() Kind           { return KindBye }
 func (Snapshot) Kind() Kind      { return KindSnapshot }
 func (Snapped) Kind() Kind       { return KindSnapped }
+func (AuthAsk) Kind() Kind       { return KindAuthAsk }
+func (AuthAnswer) Kind() Kind    { return KindAuthAns }
+func (Login) Kind() Kind         { return KindLogin }
+func (Resume) Kind() Kind        { return KindResume }
 
 // newFrame is an empty frame of kind k, or nil for an unknown kind.
 func newFrame(k Kind) Frame {
@@ -282,6 +365,14 @@ func newFrame(k Kind) Frame {
 		return &Snapshot{}
 	case KindSnapped:
 		return &Snapped{}
+	case KindAuthAsk:
+		return &AuthAsk{}
+	case KindAuthAns:
+		return &AuthAnswer{}
+	case KindLogin:
+		return &Login{}
+	case KindResume:
+		return &Resume{}
 	}
 	return nil
 }
@@ -318,6 +409,63 @@ func (f *Snapshot) put(e *enc)      { e.str(f.Path) }
 func (f *Snapshot) get(d *dec)      { f.Path = d.str() }
 func (f *Snapped) put(e *enc)       { e.str(f.Err) }
 func (f *Snapped) get(d *dec)       { f.Err = d.str() }
+func (f *Resume) put(e *enc)        { e.uv(f.Session); e.str(f.Token); e.str(f.Name) }
+func (f *Resume) get(d *dec)        { f.Session = d.uv(); f.Token = d.str(); f.Name = d.str() }
+
+// maxSecret bounds an AuthAsk's secret: a password, or a public key in
+// wire form (an RSA key of 16384 bits is about 2 KiB).
+const maxSecret = 16 << 10
+
+func (f *AuthAsk) put(e *enc) {
+	e.uv(f.Ask)
+	e.b = append(e.b, byte(f.Method))
+	e.str(f.User)
+	e.str(f.Remote)
+	e.bytes(f.Secret)
+}
+
+func (f *AuthAsk) get(d *dec) {
+	f.Ask = d.uv()
+	if f.Method = AuthMethod(d.byte()); d.err == nil && (f.Method < AuthExists || f.Method > AuthKey) {
+		d.fail("auth method %d", f.Method)
+	}
+	f.User, f.Remote = d.str(), d.str()
+	if p := d.raw(maxSecret); len(p) > 0 {
+		f.Secret = append([]byte(nil), p...)
+	}
+}
+
+func (f *AuthAnswer) put(e *enc) {
+	e.uv(f.Ask)
+	e.b = append(e.b, byte(f.Verdict))
+	e.str(f.Account)
+	e.uv(f.Grant)
+	e.str(f.Why)
+}
+
+func (f *AuthAnswer) get(d *dec) {
+	f.Ask = d.uv()
+	if f.Verdict = Verdict(d.byte()); d.err == nil && (f.Verdict < Denied || f.Verdict > NoAccount) {
+		d.fail("verdict %d", f.Verdict)
+	}
+	f.Account, f.Grant, f.Why = d.str(), d.uv(), d.str()
+}
+
+func (f *Login) put(e *enc) {
+	e.uv(f.Session)
+	e.str(f.Front)
+	e.str(f.Remote)
+	e.str(f.User)
+	e.uv(f.Grant)
+	f.Client.put(e)
+}
+
+func (f *Login) get(d *dec) {
+	f.Session = d.uv()
+	f.Front, f.Remote, f.User = d.str(), d.str(), d.str()
+	f.Grant = d.uv()
+	f.Client.get(d)
+}
 
 func (c *Client) put(e *enc) {
 	e.u32(c.Width)

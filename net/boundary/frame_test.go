@@ -41,6 +41,10 @@ func every() []Frame {
 		&Bye{Reason: "copyover"},
 		&Snapshot{Path: "/var/lib/zonemud/copyover/preflight.db"},
 		&Snapped{Err: "disk full"},
+		&AuthAsk{Ask: 7, Method: AuthKey, User: "Ada", Remote: "10.0.0.1:5000", Secret: []byte{0, 0, 0, 11, 's', 's', 'h'}},
+		&AuthAnswer{Ask: 7, Verdict: Opens, Account: "Ada", Grant: 1<<63 + 5, Why: "too many tries"},
+		&Login{Session: 9, Front: "ssh", Remote: "10.0.0.1:5000", User: "ada", Grant: 1 << 62, Client: cl},
+		&Resume{Session: 9, Token: "tok-en_", Name: "Ada"},
 	}
 }
 
@@ -77,7 +81,8 @@ func TestRoundTrip(t *testing.T) {
 	}
 }
 
-// Zero values round trip too (nil lists stay nil).
+// Zero values round trip too (nil lists stay nil), but for the kinds
+// whose zero names no method or verdict: those are refused.
 func TestRoundTripZero(t *testing.T) {
 	for _, f := range every() {
 		z := reflect.New(reflect.TypeOf(f).Elem()).Interface().(Frame)
@@ -86,6 +91,12 @@ func TestRoundTripZero(t *testing.T) {
 			t.Fatal(err)
 		}
 		got, _, err := Decode(b)
+		if k := z.Kind(); k == KindAuthAsk || k == KindAuthAns {
+			if !errors.Is(err, ErrMalformed) {
+				t.Errorf("%T with no method or verdict: %v, want ErrMalformed", z, err)
+			}
+			continue
+		}
 		if err != nil {
 			t.Fatalf("%T: %v", z, err)
 		}
@@ -137,6 +148,14 @@ func TestGarbage(t *testing.T) {
 		"colour override 7":   frameOf(byte(KindState), 1, 0, 14, 0),
 		"package not UTF-8":   frameOf(byte(KindState), 1, 0, 1, 1, 1, 0xff),
 		"Welcome as a Hello?": frameOf(byte(KindHello), 1),
+		"auth method 0":       frameOf(byte(KindAuthAsk), 1, 0, 0, 0, 0),
+		"auth method 4":       frameOf(byte(KindAuthAsk), 1, 4, 0, 0, 0),
+		"secret past bound":   frameOf(byte(KindAuthAsk), append([]byte{1, 2, 0, 0, 0x81, 0x80, 0x01}, make([]byte, 16<<10+1)...)...),
+		"verdict 0":           frameOf(byte(KindAuthAns), 1, 0, 0, 0, 0),
+		"verdict 4":           frameOf(byte(KindAuthAns), 1, 4, 0, 0, 0),
+		"answer cut short":    frameOf(byte(KindAuthAns), 1, 2, 0),
+		"login client cut":    frameOf(byte(KindLogin), 1, 0, 0, 0, 5, 80),
+		"resume name missing": frameOf(byte(KindResume), 1, 2, 'a', 'b'),
 	}
 	for name, b := range cases {
 		if _, _, err := Decode(b); !errors.Is(err, ErrMalformed) {

@@ -27,11 +27,13 @@
 //   - both ends of a copyover link (net/boundary): the game's (link.go),
 //     where sessions a holder keeps arrive as Attach frames and are served
 //     over a linkConn like any other connection, and a Swap lets them all
-//     go; and the holder's (holder.go), which keeps telnet connections
-//     open across games, relays their events as frames and applies each
-//     burst of output to the connection's encoder, and hands lines typed
-//     while no game runs to the next one. The holder never calls the
-//     world.
+//     go; and the holder's (holder.go), which keeps telnet, TLS, SSH
+//     (holder_ssh.go: the game checks each credential over the link and
+//     starts the session only on its own grant) and WebSocket
+//     (holder_web.go) connections open across games, relays their events
+//     as frames and applies each burst of output to the connection's
+//     encoder, and hands lines typed while no game runs to the next one.
+//     The holder never calls the world.
 //
 // Goroutines, per connection, all started (or, for SSH's reader, run)
 // through the gate's run.Group so Wait can wait for them:

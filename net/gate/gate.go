@@ -138,6 +138,7 @@ type Gate struct {
 	checks       atomic.Uint64
 	refusedBan   atomic.Uint64 // connections and tries refused by an address ban
 	reattached   atomic.Uint64 // sessions a holder attached already in their character
+	grants       grants        // a copyover game's answers to its holder's SSH front, waiting for their Login
 	resume       resumes       // web sessions' resume tokens
 	stopping     atomic.Bool
 	met          *metrics // immutable after New

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -40,6 +41,7 @@ type Holder struct {
 	build string       // immutable
 
 	nextID   atomic.Uint64
+	nextAsk  atomic.Uint64 // AuthAsk numbers
 	gr       run.Group
 	stopping atomic.Bool
 	conns    atomic.Int64 // connections kept or being handshaken
@@ -156,15 +158,7 @@ func (h *Holder) ServeTelnet(l net.Listener) error {
 // login), and returns its address key; a connection past either is told
 // why (a plain one: TLS has not begun) and closed.
 func (h *Holder) admit(c net.Conn, tell bool) (string, bool) {
-	why := ""
-	key := ipKey(h.cfg, c.RemoteAddr())
-	if n := h.conns.Add(1); n > int64(h.cfg.MaxConnections) {
-		h.conns.Add(-1)
-		why = "The world is full right now; please try again later."
-	} else if !h.byIP.Add(key, h.cfg.MaxConnsPerIP) {
-		h.conns.Add(-1)
-		why = "Too many connections from your address; please close one and try again."
-	}
+	key, why := h.admitAddr(c.RemoteAddr())
 	if why == "" {
 		return key, true
 	}
@@ -174,6 +168,20 @@ func (h *Holder) admit(c net.Conn, tell bool) (string, bool) {
 	}
 	_ = c.Close()
 	return "", false
+}
+
+// admitAddr counts a connection from addr, or says why it may not open.
+func (h *Holder) admitAddr(addr net.Addr) (key, why string) {
+	key = ipKey(h.cfg, addr)
+	if n := h.conns.Add(1); n > int64(h.cfg.MaxConnections) {
+		h.conns.Add(-1)
+		return "", "The world is full right now; please try again later."
+	}
+	if !h.byIP.Add(key, h.cfg.MaxConnsPerIP) {
+		h.conns.Add(-1)
+		return "", "Too many connections from your address; please close one and try again."
+	}
+	return key, ""
 }
 
 // release gives back what admit counted.
@@ -304,11 +312,13 @@ func (h *Holder) Wait(ctx context.Context) error { return h.gr.Wait(ctx) }
 
 // holderLink is the link to one game.
 type holderLink struct {
-	h     *Holder
-	c     net.Conn
-	r     *boundary.Reader
-	build string      // immutable: the game's, from its Welcome
-	snap  chan string // Snapped answers, to Snapshot
+	h       *Holder
+	c       net.Conn
+	r       *boundary.Reader
+	build   string      // immutable: the game's, from its Welcome
+	version uint32      // immutable: the protocol version agreed
+	snap    chan string // Snapped answers, to Snapshot
+	holderAsks
 
 	wmu      sync.Mutex // guards w, swapping and the writes on c
 	w        *boundary.Writer
@@ -324,6 +334,9 @@ func (lk *holderLink) send(input bool, fs ...boundary.Frame) bool {
 		return false
 	}
 	for _, f := range fs {
+		if _, ok := f.(*boundary.Resume); ok && lk.version < boundary.SSHVersion {
+			continue // a game too old to take it: the page logs in
+		}
 		_ = lk.w.Write(f)
 	}
 	_ = lk.c.SetWriteDeadline(time.Now().Add(swapWait))
@@ -349,7 +362,7 @@ func (h *Holder) serveLink(c net.Conn) {
 		h.mu.Unlock()
 		return // one game at a time
 	}
-	lk.build = gb
+	lk.build, lk.version = gb, v
 	h.link = lk
 	var hs []*held
 	for _, hd := range h.held {
@@ -409,6 +422,8 @@ func (lk *holderLink) read() bool {
 			if hd := lk.h.get(f.Session); hd != nil {
 				hd.detached(lk, f.Seq)
 			}
+		case *boundary.AuthAnswer:
+			lk.answered(f)
 		case *boundary.Snapped:
 			select {
 			case lk.snap <- f.Err:
@@ -432,6 +447,10 @@ func (lk *holderLink) attach(hd *held) {
 	hd.mu.Lock()
 	defer hd.mu.Unlock()
 	if hd.gone || hd.link == lk {
+		return
+	}
+	if hd.front == frontSSH && hd.account == "" {
+		hd.refuseLogin()
 		return
 	}
 	a := &boundary.Attach{
@@ -502,8 +521,16 @@ func (hd *held) read() {
 			f = &boundary.ClientChanged{Session: hd.id, Client: hd.client()}
 		case evGMCP:
 			f = &boundary.GMCPIn{Session: hd.id, Package: ev.pkg, Data: ev.data}
+			if strings.EqualFold(ev.pkg, "Core.Hello") {
+				// A page's Core.Hello says whether a screen reader is
+				// on, which the web conn keeps: the game renders by it.
+				hd.forward(f)
+				f = &boundary.ClientChanged{Session: hd.id, Client: hd.client()}
+			}
 		case evMSSP:
 			f = &boundary.MSSPAsk{Session: hd.id}
+		case evResume:
+			f = resumeFrame(hd.id, ev)
 		case evCompress, evDecompress:
 			f = &boundary.Compress{Session: hd.id, On: ev.kind == evCompress}
 		default:
@@ -671,8 +698,14 @@ func (hd *held) apply(op boundary.Op) error {
 			return c.writeRaw(f)
 		}
 	case boundary.OpEchoOff:
+		if secretInput(c, true) {
+			return nil
+		}
 		return c.writeRaw(c.echoOff())
 	case boundary.OpEchoOn:
+		if secretInput(c, false) {
+			return nil
+		}
 		return c.writeRaw(c.echoOn())
 	case boundary.OpCompress:
 		if err := c.flush(); err != nil {

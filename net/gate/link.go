@@ -87,6 +87,11 @@ func (g *Gate) ServeLink(c net.Conn, build string) (swapped bool, err error) {
 			g.gr.GoWith(snapshotLabels, func() { l.snapshot(sn.Path) })
 			continue
 		}
+		if a, ok := f.(*boundary.AuthAsk); ok {
+			// A password costs a hash: the link reads on meanwhile.
+			g.gr.GoWith(authLabels, func() { l.answer(a) })
+			continue
+		}
 		l.handle(f)
 	}
 }
@@ -95,6 +100,10 @@ func (g *Gate) ServeLink(c net.Conn, build string) (swapped bool, err error) {
 func (l *gameLink) handle(f boundary.Frame) {
 	if a, ok := f.(*boundary.Attach); ok {
 		l.attach(a)
+		return
+	}
+	if lg, ok := f.(*boundary.Login); ok {
+		l.login(lg)
 		return
 	}
 	var id uint64
@@ -114,6 +123,8 @@ func (l *gameLink) handle(f boundary.Frame) {
 		id, ev = f.Session, event{kind: evGMCP, pkg: f.Package, data: f.Data}
 	case *boundary.MSSPAsk:
 		id, ev = f.Session, event{kind: evMSSP}
+	case *boundary.Resume:
+		id, ev = f.Session, event{kind: evResume, text: f.Token, pkg: f.Name}
 	case *boundary.Compress:
 		id, ev = f.Session, event{kind: evDecompress}
 		if f.On {
@@ -141,26 +152,56 @@ func (l *gameLink) conn(id uint64) *linkConn {
 
 // attach starts a session for a connection the holder keeps: a new one
 // logs in; one the holder says is logged in goes straight into its
-// character, with the state the last game left.
+// character, with the state the last game left. The game takes the
+// holder's word for that: the holder names an account only for a session
+// a game (this one or one before it) put in that character and told it
+// so (State).
 func (l *gameLink) attach(a *boundary.Attach) {
-	lc := &linkConn{l: l, id: a.Session, front: a.Front, remoteS: a.Remote, wake: make(chan struct{}, 1)}
-	cl := a.Client
-	lc.cl.Store(&cl)
-	l.mu.Lock()
-	if l.gone || l.conns[a.Session] != nil {
-		l.mu.Unlock()
-		return
-	}
-	l.conns[a.Session] = lc
-	l.mu.Unlock()
 	var pre *preAuth
 	if a.Account != "" {
 		pre = &preAuth{name: a.Account, authenticated: a.Authenticated, reattach: true}
+	}
+	if l.start(a.Session, a.Front, a.Remote, a.Client, pre, func(s *Session) {
+		if a.ColorSet {
+			s.SetColor(a.Color)
+		}
+		if len(a.GMCP) > 0 {
+			s.handleGMCP("Core.Supports.Set", gmcpList(a.GMCP))
+		}
+	}) && pre != nil {
 		l.g.reattached.Add(1)
 	}
-	remote := linkAddr(a.Remote)
+}
+
+// login starts a new SSH session the holder's front let in on this game's
+// answer: only with a grant this game gave, for that name, once.
+func (l *gameLink) login(lg *boundary.Login) {
+	ok, opens := l.g.grants.take(lg.Grant, lg.User)
+	if !ok {
+		l.g.log.Warn("gate: a holder's login without a grant of this game was refused", logev.ID(2406), "user", lg.User, logev.Remote(lg.Remote))
+		l.send(&boundary.Output{Session: lg.Session, Ops: []boundary.Op{{Kind: boundary.OpText,
+			Data: []byte("The world restarted while you logged in; please connect again.\n")}}},
+			&boundary.Close{Session: lg.Session, Why: "grant"})
+		return
+	}
+	l.start(lg.Session, frontSSH, lg.Remote, lg.Client, &preAuth{name: lg.User, authenticated: opens}, nil)
+}
+
+// start runs a session for a connection the holder keeps; set, if not
+// nil, prepares the session before it serves. It reports false if the
+// link is over or has the session already.
+func (l *gameLink) start(id uint64, front, remoteS string, cl boundary.Client, pre *preAuth, set func(*Session)) bool {
+	lc := &linkConn{l: l, id: id, front: front, remoteS: remoteS, wake: make(chan struct{}, 1)}
+	lc.cl.Store(&cl)
+	l.mu.Lock()
+	if l.gone || l.conns[id] != nil {
+		l.mu.Unlock()
+		return false
+	}
+	l.conns[id] = lc
+	l.mu.Unlock()
+	remote := linkAddr(remoteS)
 	g := l.g
-	front := a.Front
 	switch front {
 	case frontTelnet, frontTLS, frontSSH, frontWeb:
 	default:
@@ -171,15 +212,46 @@ func (l *gameLink) attach(a *boundary.Attach) {
 	g.gr.GoWith(readerLabels, func() {
 		g.run(remote, front, func(s *Session) conn {
 			lc.s = s
-			if a.ColorSet {
-				s.SetColor(a.Color)
-			}
-			if len(a.GMCP) > 0 {
-				s.handleGMCP("Core.Supports.Set", gmcpList(a.GMCP))
+			if set != nil {
+				set(s)
 			}
 			return lc
 		}, pre, true)
 	})
+	return true
+}
+
+var authLabels = run.NewLabels("gate", "link-auth")
+
+// answer answers the holder's SSH front's question about a credential;
+// an answer that lets the client in carries a grant for its Login.
+func (l *gameLink) answer(a *boundary.AuthAsk) {
+	c := SSHCheck{User: a.User, Remote: linkAddr(a.Remote)}
+	switch a.Method {
+	case boundary.AuthExists:
+		c.Exists = true
+	case boundary.AuthKey:
+		c.Key = a.Secret
+		if c.Key == nil {
+			c.Key = []byte{}
+		}
+	default:
+		c.Password = string(a.Secret)
+	}
+	ans := &boundary.AuthAnswer{Ask: a.Ask, Verdict: boundary.Denied}
+	res, err := l.g.CheckSSH(c)
+	switch {
+	case err != nil:
+		l.g.log.Error("gate: an account lookup failed", logev.ID(2101), logev.Player(a.User), "err", err)
+		ans.Why = "Accounts cannot be read right now; please try again later."
+	case res.Opens:
+		ans.Verdict, ans.Account, ans.Grant = boundary.Opens, res.Account, l.g.grants.give(a.User, true)
+	case res.New:
+		ans.Verdict, ans.Grant = boundary.NoAccount, l.g.grants.give(a.User, false)
+	default:
+		ans.Why = res.Why
+	}
+	l.send(ans)
 }
 
 // gmcpList is a Core.Supports.Set payload naming pkgs.

@@ -174,9 +174,17 @@ func (s *Session) resumeLogin() string {
 }
 
 // sendResume gives a web session a fresh token once its character is in
-// the world.
+// the world: on gmcp.mudstandards.org, here or behind a copyover holder
+// (whose page is told the new game's token as it is put back, so a reload
+// after a swap resumes too).
 func (s *Session) sendResume(name string) {
-	if _, ok := s.c.(*webConn); !ok {
+	switch c := s.c.(type) {
+	case *webConn:
+	case *linkConn:
+		if cl := c.cl.Load(); c.front != frontWeb || cl.Name != "web" || !cl.GMCP {
+			return
+		}
+	default:
 		return
 	}
 	tok := s.g.resume.issue(name, s)

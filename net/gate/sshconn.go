@@ -42,6 +42,7 @@ type sshConn struct {
 	writeBy time.Time   // writer goroutine only: the write deadline; zero when off
 	maxLine int         // immutable
 	in      *eofWatch
+	resized atomic.Pointer[func()] // set by a holder before the first resize can matter
 
 	pending   []byte // writer goroutine only: the burst's text
 	wire      uint64 // writer goroutine only: bytes written to the channel
@@ -52,17 +53,79 @@ type sshConn struct {
 // eofWatch remembers whether the channel itself failed, so that an io.EOF
 // from the line editor for ^C or ^D on an empty line is not taken for the
 // connection ending.
+//
+// Behind a copyover holder it also reads passwords: the game asks one
+// with echo off (an op), which the holder's writer turns into secret, and
+// what is typed from then to the line's end is kept here, away from the
+// line editor (which would echo it, and is already waiting in a read when
+// the question comes); the read then fails with errSecret, the editor
+// returns it, and next hands the line on.
 type eofWatch struct {
 	r      io.Reader
 	failed atomic.Bool
+	secret atomic.Bool // the holder's writer: typed bytes are a password
+
+	sbuf    []byte // reader goroutine only: the password typed so far
+	rest    []byte // reader goroutine only: bytes after the password's line end
+	afterCR bool   // reader goroutine only: the last byte ended a password line with CR
 }
 
+// errSecret is a read cut short by the end of a password line.
+var errSecret = errors.New("gate: a password line")
+
 func (e *eofWatch) Read(p []byte) (int, error) {
-	n, err := e.r.Read(p)
-	if err != nil {
-		e.failed.Store(true)
+	for {
+		if len(e.rest) > 0 && !e.secret.Load() {
+			n := copy(p, e.rest)
+			e.rest = e.rest[n:]
+			return n, nil
+		}
+		var buf []byte
+		if len(e.rest) > 0 {
+			buf, e.rest = e.rest, nil
+		} else {
+			n, err := e.r.Read(p)
+			if err != nil {
+				e.failed.Store(true)
+				return n, err
+			}
+			if !e.secret.Load() {
+				return n, nil
+			}
+			buf = append([]byte(nil), p[:n]...)
+		}
+		for i, b := range buf {
+			if e.afterCR {
+				e.afterCR = false
+				if b == '\n' {
+					continue
+				}
+			}
+			switch {
+			case b == '\r' || b == '\n':
+				e.afterCR = b == '\r'
+				e.rest = append([]byte(nil), buf[i+1:]...)
+				return 0, errSecret
+			case b == 0x7f || b == 0x08:
+				for len(e.sbuf) > 0 {
+					last := e.sbuf[len(e.sbuf)-1]
+					e.sbuf = e.sbuf[:len(e.sbuf)-1]
+					if last&0xc0 != 0x80 {
+						break
+					}
+				}
+			case b >= 0x20 && len(e.sbuf) < 1024:
+				e.sbuf = append(e.sbuf, b)
+			}
+		}
 	}
-	return n, err
+}
+
+// takeSecret returns the password line read and forgets it.
+func (e *eofWatch) takeSecret() string {
+	s := string(e.sbuf)
+	e.sbuf = nil
+	return s
 }
 
 func newSSHConn(gr *run.Group, l SSHLogin, maxLine int) *sshConn {
@@ -87,10 +150,14 @@ func newSSHConn(gr *run.Group, l SSHLogin, maxLine int) *sshConn {
 // resizeLabels mark an SSH session's window-change relay in profiles.
 var resizeLabels = run.NewLabels("session", "resize")
 
-// relay keeps each window size from sizes until it is closed.
+// relay keeps each window size from sizes until it is closed, and tells
+// resized of each (a holder passes it on to the game).
 func (c *sshConn) relay(sizes <-chan [2]int) {
 	for sz := range sizes {
 		c.setSize(sz[0], sz[1])
+		if f := c.resized.Load(); f != nil {
+			(*f)()
+		}
 	}
 }
 
@@ -133,6 +200,9 @@ func (c *sshConn) next() (event, error) {
 	c.firstRead()
 	for {
 		line, err := c.t.ReadLine()
+		if errors.Is(err, errSecret) {
+			return event{kind: evLine, text: cleanSSHLine(c.in.takeSecret())}, nil
+		}
 		if errors.Is(err, io.EOF) && !c.in.failed.Load() && !c.closed.Load() {
 			continue // ^C or ^D typed by the player: not a hang-up
 		}

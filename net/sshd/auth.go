@@ -3,12 +3,15 @@ package sshd
 import (
 	"errors"
 	"fmt"
+	"net"
+	"strconv"
 	"unicode/utf8"
 
 	"github.com/gliderlabs/ssh"
 	gossh "golang.org/x/crypto/ssh"
 
 	"zonemud/internal/logev"
+	"zonemud/net/gate"
 )
 
 // What the one successful authentication proved, as kept in the
@@ -19,6 +22,7 @@ const (
 	extMethod = "zonemud-method" // methodPassword, methodKey or methodNew
 	extUser   = "zonemud-user"   // the SSH user name of that attempt
 	extKey    = "zonemud-key"    // methodKey: the wire form of the key that signed
+	extGrant  = "zonemud-grant"  // the backend's number for the answer that let the client in
 )
 
 const (
@@ -91,8 +95,25 @@ func (s *Server) serverConfig(ctx ssh.Context) *gossh.ServerConfig {
 	}
 }
 
-func proved(method, user string) *gossh.Permissions {
-	return &gossh.Permissions{Extensions: map[string]string{extMethod: method, extUser: user}}
+func proved(method, user string, grant uint64) *gossh.Permissions {
+	return &gossh.Permissions{Extensions: map[string]string{extMethod: method, extUser: user, extGrant: strconv.FormatUint(grant, 10)}}
+}
+
+// check asks the backend about a credential; a refusal with a line (an
+// address shut out, no game up behind a copyover holder) goes to the
+// client as a banner.
+func (s *Server) check(c gossh.ConnMetadata, chk gate.SSHCheck) (gate.SSHAnswer, error) {
+	chk.User, chk.Remote = c.User(), c.RemoteAddr()
+	ans, err := s.g.CheckSSH(chk)
+	if err != nil {
+		s.log.Error("sshd: an account lookup failed", logev.ID(3011), "user", logUser(c.User()), "err", err)
+		return gate.SSHAnswer{}, errDenied
+	}
+	if ans.Why != "" {
+		s.log.Debug("sshd: an authentication refused", logev.ID(3009), "user", logUser(c.User()), logev.Remote(c.RemoteAddr().String()), "why", ans.Why)
+		return gate.SSHAnswer{}, &gossh.BannerError{Err: errDenied, Message: ans.Why + "\r\n"}
+	}
+	return ans, nil
 }
 
 // password opens an existing account with its password, and lets a name
@@ -102,19 +123,16 @@ func (s *Server) password(c gossh.ConnMetadata, pw []byte) (*gossh.Permissions, 
 	if !s.mayTry(c) {
 		return nil, errDenied
 	}
-	user := c.User()
-	exists, err := s.g.AccountExists(user)
-	if err != nil {
-		s.log.Error("sshd: an account lookup failed", logev.ID(3011), "user", logUser(user), "err", err)
-		return nil, errDenied
+	ans, err := s.check(c, gate.SSHCheck{Password: string(pw)})
+	switch {
+	case err != nil:
+		return nil, err
+	case ans.New:
+		return proved(methodNew, c.User(), ans.Grant), nil
+	case ans.Opens:
+		return proved(methodPassword, c.User(), ans.Grant), nil
 	}
-	if !exists {
-		return proved(methodNew, user), nil
-	}
-	if !s.g.CheckPassword(user, string(pw), c.RemoteAddr()) {
-		return nil, errDenied
-	}
-	return proved(methodPassword, user), nil
+	return nil, errDenied
 }
 
 // keyboardInteractive lets a name without an account in without a
@@ -124,16 +142,14 @@ func (s *Server) keyboardInteractive(c gossh.ConnMetadata, _ gossh.KeyboardInter
 	if !s.mayTry(c) {
 		return nil, errDenied
 	}
-	user := c.User()
-	exists, err := s.g.AccountExists(user)
+	ans, err := s.check(c, gate.SSHCheck{Exists: true})
 	if err != nil {
-		s.log.Error("sshd: an account lookup failed", logev.ID(3011), "user", logUser(user), "err", err)
+		return nil, err
+	}
+	if !ans.New {
 		return nil, errDenied
 	}
-	if exists {
-		return nil, errDenied
-	}
-	return proved(methodNew, user), nil
+	return proved(methodNew, c.User(), ans.Grant), nil
 }
 
 // publicKey answers whether a key may be used for the user: it is
@@ -144,12 +160,11 @@ func (s *Server) publicKey(c gossh.ConnMetadata, key gossh.PublicKey) (*gossh.Pe
 	if !s.mayTry(c) {
 		return nil, errDenied
 	}
-	ok, err := s.registered(c.User(), key)
+	ans, err := s.check(c, gate.SSHCheck{Key: key.Marshal()})
 	if err != nil {
-		s.log.Error("sshd: an account lookup failed", logev.ID(3011), "user", logUser(c.User()), "err", err)
-		return nil, errDenied
+		return nil, err
 	}
-	if !ok {
+	if !ans.Opens {
 		return nil, errDenied
 	}
 	return &gossh.Permissions{}, nil
@@ -161,27 +176,13 @@ func (s *Server) verifiedPublicKey(c gossh.ConnMetadata, key gossh.PublicKey, _ 
 	if !s.mayTry(c) {
 		return nil, errDenied
 	}
-	if ok, err := s.registered(c.User(), key); err != nil || !ok {
+	ans, err := s.check(c, gate.SSHCheck{Key: key.Marshal()})
+	if err != nil || !ans.Opens {
 		return nil, errDenied
 	}
-	p := proved(methodKey, c.User())
+	p := proved(methodKey, c.User(), ans.Grant)
 	p.Extensions[extKey] = string(key.Marshal())
 	return p, nil
-}
-
-// registered reports whether key is one of the account's registered keys.
-func (s *Server) registered(user string, key gossh.PublicKey) (bool, error) {
-	lines, err := s.g.AccountKeys(user)
-	if err != nil {
-		return false, err
-	}
-	for _, line := range lines {
-		pub, _, _, _, err := gossh.ParseAuthorizedKey([]byte(line))
-		if err == nil && ssh.KeysEqual(pub, key) {
-			return true, nil
-		}
-	}
-	return false, nil
 }
 
 // identity is who a session's client proved to be.
@@ -190,6 +191,7 @@ type identity struct {
 	authenticated bool   // it proved it owns the existing account user
 	method        string // methodPassword, methodKey or methodNew
 	key           gossh.PublicKey
+	grant         uint64 // the backend's number for the answer that let it in
 }
 
 // identify decides a session's identity from the Permissions of the
@@ -197,7 +199,7 @@ type identity struct {
 // against the account as it is now. user is the connection's user name. An
 // error means the connection's authentication is not one this front made,
 // and the session is refused.
-func (s *Server) identify(user string, p *gossh.Permissions) (identity, error) {
+func (s *Server) identify(user string, remote net.Addr, p *gossh.Permissions) (identity, error) {
 	if p == nil || p.Extensions == nil {
 		return identity{}, errors.New("no authentication recorded")
 	}
@@ -205,6 +207,7 @@ func (s *Server) identify(user string, p *gossh.Permissions) (identity, error) {
 		return identity{}, fmt.Errorf("authenticated as %q, not %q", logUser(got), logUser(user))
 	}
 	id := identity{user: user, method: p.Extensions[extMethod]}
+	id.grant, _ = strconv.ParseUint(p.Extensions[extGrant], 10, 64)
 	switch id.method {
 	case methodPassword:
 		id.authenticated = true
@@ -213,14 +216,15 @@ func (s *Server) identify(user string, p *gossh.Permissions) (identity, error) {
 		if err != nil {
 			return identity{}, fmt.Errorf("recorded key: %w", err)
 		}
-		ok, err := s.registered(user, key)
+		ans, err := s.g.CheckSSH(gate.SSHCheck{User: user, Remote: remote, Key: key.Marshal()})
 		if err != nil {
 			return identity{}, fmt.Errorf("account keys: %w", err)
 		}
-		if !ok {
+		if !ans.Opens {
 			return identity{}, errors.New("the key is no longer registered")
 		}
-		id.key, id.authenticated = key, true
+		// The latest answer's grant: the one from the game running now.
+		id.key, id.authenticated, id.grant = key, true, ans.Grant
 	case methodNew:
 		// Not authenticated: the gate asks the creation questions, or
 		// refuses if someone has taken the name since.

@@ -45,6 +45,11 @@
 //
 // Timers (time.AfterFunc) only close connections.
 //
-// The package talks to the game through *gate.Gate alone. It must not
-// import zone, world or store internals, nor net/telnet.
+// The package talks to the game through its Backend alone: the game's
+// *gate.Gate in one process, or under copyover the holder (gate.Holder),
+// which asks the game over its link what each credential proves and
+// starts the session in the game that answered (net/gate/holder_ssh.go
+// says the trust model). A refusal that carries a line (an address shut
+// out, no game up behind the holder) reaches the client as an SSH banner.
+// It must not import zone, world or store internals, nor net/telnet.
 package sshd

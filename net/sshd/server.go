@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"net"
 	"path/filepath"
+	"reflect"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -19,10 +20,23 @@ import (
 	"zonemud/net/gate"
 )
 
+// Backend is what the front asks and hands its sessions to: the game's
+// *gate.Gate in one process, or under copyover the holder
+// (gate.Holder), which asks the game over its link.
+type Backend interface {
+	// AddressRefused is the line for a client whose address may not try
+	// at all, "" if it may.
+	AddressRefused(remote net.Addr) string
+	// CheckSSH says what a credential proves.
+	CheckSSH(c gate.SSHCheck) (gate.SSHAnswer, error)
+	// ServeSSH runs a session to its end.
+	ServeSSH(l gate.SSHLogin)
+}
+
 // Server is the SSH front: a gliderlabs/ssh server whose sessions go to a
-// *gate.Gate.
+// Backend.
 type Server struct {
-	g      *gate.Gate    // immutable after New
+	g      Backend       // immutable after New
 	cfg    Config        // immutable after New
 	log    *slog.Logger  // immutable after New
 	signer gossh.Signer  // immutable after New
@@ -45,7 +59,7 @@ var ctxConn = ctxKey{}
 
 // New makes an SSH front for g. It loads the host key from dataDir, or
 // creates it there on first start. A nil log discards.
-func New(g *gate.Gate, dataDir string, cfg Config, log *slog.Logger) (*Server, error) {
+func New(g Backend, dataDir string, cfg Config, log *slog.Logger) (*Server, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
@@ -56,7 +70,7 @@ func New(g *gate.Gate, dataDir string, cfg Config, log *slog.Logger) (*Server, e
 	if err != nil {
 		return nil, err
 	}
-	if g == nil {
+	if g == nil || reflect.ValueOf(g).IsNil() {
 		return nil, errors.New("sshd: no gate")
 	}
 	s := &Server{

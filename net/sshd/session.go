@@ -157,7 +157,7 @@ func (x *session) shell() {
 		x.refuse(fmt.Sprintf("zonemud needs an interactive terminal: connect with ssh -t %s", x.hint()))
 		return
 	}
-	id, err := x.s.identify(x.sc.User(), x.sc.Permissions)
+	id, err := x.s.identify(x.sc.User(), x.sc.RemoteAddr(), x.sc.Permissions)
 	if err != nil {
 		x.s.log.Warn("sshd: a session refused", logev.ID(3003), "user", logUser(x.sc.User()), logev.Remote(x.sc.RemoteAddr().String()), "err", err)
 		x.refuse("zonemud could not confirm who you are; please connect again.")
@@ -174,7 +174,7 @@ func (x *session) shell() {
 		User: id.user, Authenticated: id.authenticated,
 		Channel: ch, Remote: x.sc.RemoteAddr(),
 		Term: x.term, Width: x.w, Height: x.h,
-		Resize: sz.c,
+		Resize: sz.c, Grant: id.grant,
 	}
 	cn := x.cn
 	cn.sessionStarted()

@@ -95,6 +95,10 @@
 // and nobody else waits for it. Every connection is pinged each
 // [web] ping_secs; one that does not answer is closed.
 //
+// The front admits and hands its connections to a Backend: the game's
+// gate in one process, or under copyover the holder, which keeps each
+// WebSocket through the game's restarts (net/gate/holder_web.go).
+//
 // The package imports net/gate (the sessions) and the WebSocket library
 // github.com/coder/websocket; the gate knows nothing of HTTP or of the
 // library (gate.WebSocket is what it reads and writes).

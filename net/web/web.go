@@ -148,10 +148,24 @@ type Options struct {
 	Log *slog.Logger
 }
 
+// Backend is what the front admits its connections with and hands them
+// to: the game's *gate.Gate in one process, or under copyover the holder
+// (gate.Holder), which keeps them through the game's restarts.
+type Backend interface {
+	// AddressKey is the key per-address limits count addr under.
+	AddressKey(addr net.Addr) string
+	// Admit counts a new connection, or returns the line that refuses it.
+	Admit(addr net.Addr) string
+	// Release gives back a connection Admit counted that was never served.
+	Release(addr net.Addr)
+	ServeWeb(l gate.WebLogin)
+	ServeWebTelnet(c net.Conn)
+}
+
 // Server is the web front: one HTTP server for the page and the
 // WebSocket endpoint.
 type Server struct {
-	g    *gate.Gate   // immutable
+	g    Backend      // immutable
 	cfg  Config       // immutable
 	log  *slog.Logger // immutable
 	tls  *tls.Config  // immutable
@@ -169,8 +183,8 @@ type Server struct {
 	refusing chan struct{}   // connections past the cap being answered
 }
 
-// New makes the web front in front of a gate.
-func New(g *gate.Gate, cfg Config, opt Options) *Server {
+// New makes the web front in front of a gate or a copyover holder.
+func New(g Backend, cfg Config, opt Options) *Server {
 	lg := opt.Log
 	if lg == nil {
 		lg = slog.Default()
