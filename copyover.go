@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"cmp"
 	"context"
 	"crypto/tls"
@@ -41,11 +42,14 @@ import (
 //
 //  1. copy the binary now on disk into data_dir/copyover/, so that what
 //     runs is what was checked, whatever is installed over it meanwhile;
-//  2. pre-flight: the copy must run `check` on the config and areas, then
+//  2. pre-flight: the binary must be an executable file; the copy must
+//     name itself a zonemud (`version`), run `check` on the config and areas, then
 //     `preflight`, a start with no listeners on a copy of the database the
 //     old game writes on request (Snapshot): a binary that is not a
 //     zonemud, panics at start, refuses the database or does not build the
-//     world is refused here, and the old game goes on untouched;
+//     world is refused here, and the old game goes on untouched; each run
+//     is a process group of its own, killed when it exits, so a script
+//     that starts a job leaves nothing behind;
 //  3. Swap: the old game lets every session go, saves, closes the
 //     database (bbolt's lock) and exits;
 //  4. start the copy as the game; it must link within gameStartWait;
@@ -400,7 +404,8 @@ func (p *holderProc) swap(ctx context.Context, g *gameChild, r rebootReq) *gameC
 	r.say("checking the new binary " + p.exe)
 	bin, err := p.copyBinary(p.exe)
 	if err != nil {
-		r.say("failed: " + err.Error() + "; the game goes on")
+		p.log.Error("zonemud: the new binary was refused; the game goes on", logev.ID(1018), "err", err)
+		r.say("failed: the new binary was refused: " + err.Error() + "; the game goes on")
 		return g
 	}
 	if err := p.preflight(bin, r); err != nil {
@@ -467,6 +472,9 @@ func waitLoggedIn(h *gate.Holder, n int, d time.Duration) int {
 // copyBinary copies exe into a folder of its own under the holder's, as
 // "zonemud", so that ps names the game and what starts is what was checked.
 func (p *holderProc) copyBinary(exe string) (string, error) {
+	if err := checkExecutable(exe); err != nil {
+		return "", err
+	}
 	dir, err := os.MkdirTemp(p.dir, "game-")
 	if err != nil {
 		return "", err
@@ -492,9 +500,37 @@ func (p *holderProc) copyBinary(exe string) (string, error) {
 	return bin, nil
 }
 
-// preflight runs the new binary's check of the config and the areas, then
-// its start on a copy of the database the running game writes.
+// checkExecutable refuses a binary the holder could not run: a reboot
+// into it would copy it as executable and run what an admin never meant
+// to (a half-written upload, a text file).
+func checkExecutable(exe string) error {
+	fi, err := os.Stat(exe)
+	if err != nil {
+		return fmt.Errorf("the binary %s: %w", exe, err)
+	}
+	if !fi.Mode().IsRegular() {
+		return fmt.Errorf("the binary %s is not a regular file (%s)", exe, fi.Mode().Type())
+	}
+	if fi.Mode().Perm()&0o111 == 0 {
+		return fmt.Errorf("the binary %s is not executable (mode %s); install it with mode 0755", exe, fi.Mode().Perm())
+	}
+	return nil
+}
+
+// preflight asks the new binary its version (it must name itself a
+// zonemud), runs its check of the config and the areas, then its start on
+// a copy of the database the running game writes.
 func (p *holderProc) preflight(bin string, r rebootReq) error {
+	out, err := runChecked(bin, filepath.Dir(bin), "version")
+	if err != nil {
+		return fmt.Errorf("version: %v: %s: is it a zonemud?", err, lastLine(out))
+	}
+	if first, _, _ := strings.Cut(strings.TrimSpace(out), "\n"); !strings.HasPrefix(first, "zonemud ") {
+		if first == "" {
+			first = "nothing"
+		}
+		return fmt.Errorf("it is not a zonemud: its version said %q", lastLine(first))
+	}
 	if err := p.runNew(bin, "check"); err != nil {
 		return err
 	}
@@ -510,23 +546,45 @@ func (p *holderProc) preflight(bin string, r rebootReq) error {
 // runNew runs the new binary on a command of the pre-flight; it must exit
 // 0 and say ok.
 func (p *holderProc) runNew(bin, command string, args ...string) error {
-	ctx, cancel := context.WithTimeout(context.Background(), preflightWait)
-	defer cancel()
 	full := []string{command}
 	if p.cfgPath != "" {
 		full = append(full, "-config", p.cfgPath)
 	}
-	cmd := exec.CommandContext(ctx, bin, append(full, args...)...)
-	cmd.Dir, _ = os.Getwd()
-	out, err := cmd.CombinedOutput()
+	wd, _ := os.Getwd()
+	out, err := runChecked(bin, wd, append(full, args...)...)
 	if err != nil {
-		return fmt.Errorf("%s: %v: %s", command, err, lastLine(string(out)))
+		return fmt.Errorf("%s: %v: %s", command, err, lastLine(out))
 	}
-	if !strings.Contains(string(out), "ok") {
-		return fmt.Errorf("%s said: %s", command, lastLine(string(out)))
+	if !strings.Contains(out, "ok") {
+		return fmt.Errorf("%s said: %s", command, cmp.Or(lastLine(out), "nothing"))
 	}
 	return nil
 }
+
+// runChecked runs bin with args in dir, within preflightWait, and returns
+// what it printed. It runs in a process group of its own, ended when it
+// exits: whatever it left running (a script's background job) is killed,
+// and output held open by such a job is waited on a few seconds only.
+func runChecked(bin, dir string, args ...string) (string, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), preflightWait)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, bin, args...)
+	cmd.Dir = dir
+	cmd.WaitDelay = childWaitDelay
+	checkAttrs(cmd)
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	err := cmd.Start()
+	if err == nil {
+		err = cmd.Wait()
+		reapGroup(cmd)
+	}
+	return out.String(), err
+}
+
+// childWaitDelay bounds the wait for a child's output pipes after it
+// exited: something it started may hold them.
+const childWaitDelay = 3 * time.Second
 
 // preflight starts the server on db, a copy of the database, with no
 // listeners and no holder, and stops it again: a copyover holder's test
@@ -602,12 +660,14 @@ func (p *holderProc) startGame(bin string, copyFirst bool) (*gameChild, error) {
 	g := &gameChild{cmd: cmd, bin: bin, exited: make(chan struct{}), tail: &tailBuffer{max: 4096}}
 	cmd.Stdout = os.Stdout
 	cmd.Stderr = io.MultiWriter(os.Stderr, g.tail)
+	cmd.WaitDelay = childWaitDelay
 	childAttrs(cmd)
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("%s: %w", bin, err)
 	}
 	go func() {
 		g.err = cmd.Wait()
+		reapGroup(cmd)
 		close(g.exited)
 	}()
 	p.log.Info("zonemud: the game started", logev.ID(1022), "pid", cmd.Process.Pid, "bin", bin)

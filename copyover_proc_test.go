@@ -323,20 +323,64 @@ func TestCopyover_BadBinaryLeavesTheOldGame(t *testing.T) {
 		return string(out), err == nil
 	}
 
+	// refused checks that a reboot was refused, saying want, and that the
+	// old game goes on with the player in it and no process of the
+	// refused binary's left.
+	refused := func(what, want string) {
+		t.Helper()
+		out, ok := reboot()
+		if ok || !strings.Contains(out, "failed: the new binary was refused") || !strings.Contains(out, want) ||
+			!strings.Contains(out, "the game goes on") {
+			t.Errorf("a reboot into %s said (ok=%v), want %q:\n%s", what, ok, want, out)
+		}
+		if pid := gamePID(t, dir); pid != first {
+			t.Errorf("the game changed (%d, was %d) after a refused reboot into %s", pid, first, what)
+		}
+		if kids := childrenOf(p.cmd.Process.Pid); runtime.GOOS == "linux" && (len(kids) != 1 || kids[0] != first) {
+			t.Errorf("after a refused reboot into %s the holder's children are %v; want only the game %d", what, kids, first)
+		}
+		cy.DoExpect("say still here", "You say, 'still here'")
+	}
+
 	install("#!/bin/sh\necho 'not a zonemud' >&2\nexit 3\n")
-	out, ok := reboot()
-	if ok || !strings.Contains(out, "failed: the new binary was refused") || !strings.Contains(out, "not a zonemud") {
-		t.Errorf("a reboot into a broken binary said (ok=%v):\n%s", ok, out)
+	refused("a script that fails", "not a zonemud")
+
+	// A program that exits 0 and says nothing is not taken for a zonemud.
+	truth, err := exec.LookPath("true")
+	if err != nil {
+		t.Fatal(err)
 	}
-	if pid := gamePID(t, dir); pid != first {
-		t.Errorf("the game changed (%d, was %d) after a refused reboot", pid, first)
+	truthData, err := os.ReadFile(truth)
+	if err != nil {
+		t.Fatal(err)
 	}
-	cy.DoExpect("say still here", "You say, 'still here'")
+	install(string(truthData))
+	refused("true(1)", "it is not a zonemud: its version said \"nothing\"")
+
+	// A real zonemud that lost its execute bit (a copy made without -p, an
+	// upload) is refused as it is, not made executable by the copy.
+	install(string(data))
+	if err := os.Chmod(bin, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	refused("a binary of mode 0644", "is not executable (mode -rw-r--r--)")
+
+	// A script that answers like a zonemud but leaves a job behind that
+	// holds its output open: refused without waiting on the job, and the
+	// job does not outlive the check.
+	left := filepath.Join(dir, "left.pid")
+	install("#!/bin/sh\ncase \"$1\" in version) echo 'zonemud v9.9.9';; check) sleep 3600 & echo $! >" + left + "; echo ok;; *) exit 1;; esac\n")
+	refused("a script leaving a job", "check:")
+	if b, err := os.ReadFile(left); err != nil {
+		t.Errorf("the script's job did not start: %v", err)
+	} else if pid, _ := strconv.Atoi(strings.TrimSpace(string(b))); pid <= 0 || runtime.GOOS == "linux" && alive(pid) {
+		t.Errorf("the job (pid %s) a refused binary started is still running", b)
+	}
 
 	// One that checks the areas but refuses the database: refused at the
 	// pre-flight, before the old game lets go.
-	install("#!/bin/sh\nif [ \"$1\" = check ]; then echo 'config ok; areas ok'; exit 0; fi\necho 'zonemud: store: the file is newer than this binary' >&2\nexit 1\n")
-	out, ok = reboot()
+	install("#!/bin/sh\nif [ \"$1\" = version ]; then echo 'zonemud v9.9.9'; exit 0; fi\nif [ \"$1\" = check ]; then echo 'config ok; areas ok'; exit 0; fi\necho 'zonemud: store: the file is newer than this binary' >&2\nexit 1\n")
+	out, ok := reboot()
 	if ok || !strings.Contains(out, "failed: the new binary was refused: preflight") || !strings.Contains(out, "newer than this binary") {
 		t.Errorf("a reboot into a binary that refuses the database said (ok=%v):\n%s", ok, out)
 	}
@@ -346,8 +390,9 @@ func TestCopyover_BadBinaryLeavesTheOldGame(t *testing.T) {
 	cy.DoExpect("say still here", "You say, 'still here'")
 
 	// One that passes the pre-flight and dies as the game: the old binary
-	// is started again.
-	install("#!/bin/sh\ncase \"$1\" in check|preflight) echo ok; exit 0;; esac\necho 'panic: at start' >&2\nexit 2\n")
+	// is started again. It leaves a job behind, which goes with it.
+	install("#!/bin/sh\ncase \"$1\" in version) echo 'zonemud v9.9.9'; exit 0;; check|preflight) echo ok; exit 0;; esac\n" +
+		"sleep 3600 & echo $! >" + left + "\necho 'panic: at start' >&2\nexit 2\n")
 	cy.Skip()
 	out, ok = reboot()
 	if ok || !strings.Contains(out, "failed: the new game did not start") || !strings.Contains(out, "panic: at start") ||
@@ -368,6 +413,49 @@ func TestCopyover_BadBinaryLeavesTheOldGame(t *testing.T) {
 	if st["swaps"] != "0" {
 		t.Errorf("the holder counts %s swaps; want 0", st["swaps"])
 	}
+	if b, err := os.ReadFile(left); err != nil {
+		t.Errorf("the failed game's job did not start: %v", err)
+	} else if pid, _ := strconv.Atoi(strings.TrimSpace(string(b))); pid <= 0 || runtime.GOOS == "linux" && alive(pid) {
+		t.Errorf("the job (pid %s) of a game that died at start is still running", b)
+	}
+	if kids := childrenOf(p.cmd.Process.Pid); runtime.GOOS == "linux" && (len(kids) != 1 || kids[0] != back) {
+		t.Errorf("the holder's children are %v; want only the game %d", kids, back)
+	}
+}
+
+// childrenOf lists the processes whose parent is pid, zombies included
+// (a child the holder did not wait for), from /proc.
+func childrenOf(pid int) []int {
+	var kids []int
+	ents, _ := os.ReadDir("/proc")
+	for _, e := range ents {
+		k, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		b, err := os.ReadFile("/proc/" + e.Name() + "/stat")
+		if err != nil {
+			continue
+		}
+		// pid (comm) state ppid ...: comm may hold spaces, so after the last ')'.
+		f := strings.Fields(string(b[bytes.LastIndexByte(b, ')')+1:]))
+		if len(f) > 1 && f[1] == strconv.Itoa(pid) {
+			kids = append(kids, k)
+		}
+	}
+	return kids
+}
+
+// alive reports whether pid runs, from /proc: a zombie does not (killed,
+// it waits for its parent, or init once orphaned, to reap it); a zombie
+// the holder should have reaped is one of childrenOf's.
+func alive(pid int) bool {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return false
+	}
+	f := strings.Fields(string(b[bytes.LastIndexByte(b, ')')+1:]))
+	return len(f) > 0 && f[0] != "Z" && f[0] != "X"
 }
 
 // The reboot into new code: the binary is built twice, the second

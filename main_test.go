@@ -197,6 +197,9 @@ func startProcBin(t *testing.T, bin, cfgPath, telnet string) *proc {
 	// The server under test checks that only a zone's goroutine touches
 	// its state, as every test binary does.
 	p.cmd.Env = append(os.Environ(), "MUD_DEBUG_GOROUTINES=1")
+	// A process the server left behind holding its output open must not
+	// hang the test's end.
+	p.cmd.WaitDelay = 10 * time.Second
 	if err := p.cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
