@@ -152,7 +152,8 @@ func TestCopyover_TwoProcessesRebootAndCrash(t *testing.T) {
 	tess.Create("Tess", "secret-tess")
 	tess.DoExpect("north", "Temple Street")
 
-	// One who is between login questions: the new game asks again.
+	// One who is between login questions: the new game asks again, and
+	// says why.
 	dan := servertest.Dial(t, telnet)
 	dan.Expect("By what name")
 	dan.Send("Dan")
@@ -195,7 +196,8 @@ func TestCopyover_TwoProcessesRebootAndCrash(t *testing.T) {
 	}
 	ada.DoExpect("look", "Market Row")
 	tess.DoExpect("look", "Temple Street")
-	dan.Expect("By what name") // the dialogue starts over, on the same connection
+	dan.Expect("so it starts again") // the dialogue starts over, on the same connection, saying so
+	dan.Expect("By what name")
 	dan.Send("Dan")
 	dan.Expect("(y/n)")
 	dan.Send("y")

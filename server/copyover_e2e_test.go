@@ -578,3 +578,114 @@ func TestCopyover_WebPlayerStaysThroughAGameRestart(t *testing.T) {
 		t.Errorf("a page with a screen reader was sent colour in the world:\n%q", raw)
 	}
 }
+
+// A player between login questions when their game goes starts the
+// dialogue again under the next game, and is told so (docs/ARCHITECTURE.md
+// "Copyover": the answers so far were the old game's, and the holder keeps
+// none of them). What they typed meanwhile is not taken as an answer: a
+// password typed during the swap would be asked about as a name, on
+// screen. Echo is back on for the name after a password question; the
+// connection never closes, and each finishes logging in.
+func TestCopyover_LoginDialogueStartsAgainAcrossASwap(t *testing.T) {
+	h, addr, sock := startHolder(t)
+	cfg := servertest.Config(t)
+	cfg.Server.HolderSocket = sock
+	first := servertest.Start(t, cfg)
+	waitLinked(t, h)
+	const adaPass, calPass = "swordfishada", "swordfishcal" // letters only: a name, if taken for one
+	ada := servertest.Dial(t, addr)
+	ada.Create("Ada", adaPass)
+	ada.Quit()
+
+	named := servertest.Dial(t, addr) // the name given, asked to confirm it
+	named.Expect(servertest.NamePrompt)
+	named.Send("Bea")
+	named.Expect("(y/n)")
+	pw := servertest.Dial(t, addr, 1) // an account's password asked; it lets the server echo (IAC DO ECHO)
+	pw.Expect(servertest.NamePrompt)
+	pw.Send("Ada")
+	pw.Expect("password")
+	again := servertest.Dial(t, addr) // a new character's password asked again
+	again.Expect(servertest.NamePrompt)
+	again.Send("Cal")
+	again.Expect("(y/n)")
+	again.Send("y")
+	again.Expect("password")
+	again.Send(calPass)
+	again.Expect("again")
+	if echo := lastEcho(pw.Raw()); echo != "off" {
+		t.Fatalf("echo is %s at the password question", echo)
+	}
+
+	done := h.Swap("test")
+	select {
+	case <-done:
+	case <-time.After(30 * time.Second):
+		t.Fatal("the game did not let go of its sessions")
+	}
+	clients := []*servertest.Client{named, pw, again}
+	for _, c := range clients {
+		c.Skip()
+	}
+	// Typed while no game runs.
+	named.Send("y")
+	pw.Send(adaPass)
+	again.Send(calPass)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if err := first.Shutdown(ctx); err != nil {
+		t.Fatal(err)
+	}
+	servertest.Start(t, cfg)
+	for i, c := range clients {
+		seen := c.Expect("starts again")
+		seen += c.Expect(servertest.NamePrompt)
+		if low := strings.ToLower(seen); strings.Contains(low, adaPass) || strings.Contains(low, calPass) {
+			t.Errorf("client %d: a password typed during the swap was shown back:\n%s", i, seen)
+		}
+		if strings.Contains(seen, "(y/n)") || strings.Contains(seen, "Wrong password") {
+			t.Errorf("client %d: a line typed during the swap was taken as an answer:\n%s", i, seen)
+		}
+		if c.WaitClosed(50 * time.Millisecond) {
+			t.Fatalf("client %d: the connection closed", i)
+		}
+	}
+	if echo := lastEcho(pw.Raw()); echo != "on" {
+		t.Errorf("echo is %s at the name question after the restart", echo)
+	}
+	named.Send("Bea")
+	named.Expect("(y/n)")
+	named.Send("y")
+	named.Expect("password")
+	named.Send("swordfishbea")
+	named.Expect("again")
+	named.Send("swordfishbea")
+	named.DoExpect("say in", "You say, 'in'")
+	pw.Send("Ada")
+	pw.Expect("password")
+	pw.Send(adaPass)
+	pw.DoExpect("say in", "You say, 'in'")
+	again.Send("Cal")
+	again.Expect("(y/n)")
+	again.Send("y")
+	again.Expect("password")
+	again.Send(calPass)
+	again.Expect("again")
+	again.Send(calPass)
+	again.DoExpect("say in", "You say, 'in'")
+}
+
+// lastEcho says what the last echo negotiation in raw left: "off" after
+// IAC WILL ECHO (the server echoes, so the client does not), "on" after
+// IAC WONT ECHO, "" if there was none.
+func lastEcho(raw []byte) string {
+	will := bytes.LastIndex(raw, []byte{255, 251, 1})
+	wont := bytes.LastIndex(raw, []byte{255, 252, 1})
+	switch {
+	case will < 0 && wont < 0:
+		return ""
+	case will > wont:
+		return "off"
+	}
+	return "on"
+}

@@ -453,6 +453,9 @@ func (lk *holderLink) attach(hd *held) {
 		hd.refuseLogin()
 		return
 	}
+	if hd.served && hd.account == "" {
+		hd.restartLogin()
+	}
 	a := &boundary.Attach{
 		Session: hd.id, Front: hd.front, Remote: hd.c.remote(), Account: hd.account,
 		Authenticated: hd.account != "", Client: hd.client(), GMCP: hd.gmcp,
@@ -464,6 +467,33 @@ func (lk *holderLink) attach(hd *held) {
 	}
 	hd.pending = nil
 	hd.link = lk
+	hd.served = true
+}
+
+// loginRestartLine tells a player who was between login questions when
+// their game went that the new game starts the dialogue again.
+const loginRestartLine = "\n(The world restarted while you were logging in, so it starts again: what you typed meanwhile was not used. Please give your name again.)\n"
+
+// restartLogin is a re-attach of a session that was not yet in a
+// character: the dialogue does not survive its game (the answers so far,
+// a password among them, were the old game's, and the holder keeps none
+// of them), so the next game asks from the name on. The lines typed in
+// between are dropped, not handed to it as answers: a password typed
+// during the swap would be taken for a name, and shown. Echo goes back on
+// (the old game may have turned it off for a password), and the player is
+// told. Called with hd.mu held.
+func (hd *held) restartLogin() {
+	kept := hd.pending[:0]
+	for _, f := range hd.pending {
+		if in, ok := f.(*boundary.Input); ok {
+			hd.applied = max(hd.applied, in.Seq)
+			continue
+		}
+		kept = append(kept, f)
+	}
+	hd.pending = kept
+	hd.dropped = false
+	hd.post([]boundary.Op{{Kind: boundary.OpEchoOn}, {Kind: boundary.OpText, Data: []byte(loginRestartLine)}}, false)
 }
 
 // held is one connection the holder keeps.
@@ -480,6 +510,7 @@ type held struct {
 	applied  uint64           // guarded by mu: the last line a game said it took
 	pending  []boundary.Frame // guarded by mu: frames waiting for a game
 	dropped  bool             // guarded by mu: a pending line was dropped
+	served   bool             // guarded by mu: a game has had the session
 	gone     bool             // guarded by mu: the connection is over
 	account  string           // guarded by mu: from State
 	inGame   *holderLink      // guarded by mu: the game whose State named the account
