@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"fmt"
 	"net"
 	"os"
 	"os/exec"
@@ -461,12 +462,16 @@ func alive(pid int) bool {
 }
 
 // The issue's reboot into new code: the binary is built twice, the second
-// stamped with another version (as scripts/release stamps a release), and
-// `zonemud reboot` runs the second under the holder started from the
-// first. The admin stays connected, in the room, and the game now answers
-// as the second build: stat names it, with the holder still the first. A
-// line typed once the holder has said it is swapping is answered exactly
-// once, by whichever game had the session.
+// with a line of help text changed (say's, in zone/cmd.go, through a build
+// overlay) and stamped with another version (as scripts/release stamps a
+// release), and `zonemud reboot` runs the second under the holder started
+// from the first. A telnet player and a player on telnet over TLS with
+// MCCP2 on each stay connected, in their room, still compressed, and read
+// the new help text; the game now answers as the second build: stat names
+// it, with the holder still the first. A line each types once the holder
+// has said it is swapping is answered exactly once, by whichever game had
+// the session. (SSH and web join the fronts below once the holder keeps
+// them.)
 func TestCopyover_RebootIntoASecondBuild(t *testing.T) {
 	if runtime.GOOS == "windows" {
 		t.Skip("copyover's holder and game talk over a unix socket")
@@ -481,7 +486,27 @@ func TestCopyover_RebootIntoASecondBuild(t *testing.T) {
 		t.Fatal(err)
 	}
 	const second = "v0.0.0-copyover-second"
-	out, err := exec.Command("go", "build", "-ldflags", "-X main.version="+second, "-o", bin+".new", ".").CombinedOutput()
+	const oldHelp, newHelp = "Speak to everyone in the room.", "Speak aloud to everyone in the room, as the second build says."
+	src, err := filepath.Abs(filepath.Join("zone", "cmd.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	code, err := os.ReadFile(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Count(string(code), oldHelp) != 1 {
+		t.Fatalf("say's help line %q is not in %s once: change the test with it", oldHelp, src)
+	}
+	changed := filepath.Join(dir, "cmd.go")
+	if err := os.WriteFile(changed, []byte(strings.Replace(string(code), oldHelp, newHelp, 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	overlay := filepath.Join(dir, "overlay.json")
+	if err := os.WriteFile(overlay, []byte(`{"Replace":{`+strconv.Quote(src)+`:`+strconv.Quote(changed)+`}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, err := exec.Command("go", "build", "-overlay", overlay, "-ldflags", "-X main.version="+second, "-o", bin+".new", ".").CombinedOutput()
 	if err != nil {
 		t.Fatalf("go build of the second binary: %v\n%s", err, out)
 	}
@@ -496,6 +521,27 @@ func TestCopyover_RebootIntoASecondBuild(t *testing.T) {
 	if got := ada.DoExpect("stat ada", "holder zonemud dev"); !strings.Contains(got, "Server: game zonemud dev") {
 		t.Fatalf("stat before the reboot does not name the first build:\n%s", got)
 	}
+	tess := servertest.DialTLS(t, tlsAddr(t, cfgPath), servertest.OptMCCP2)
+	tess.Create("Tess", "secret-tess")
+	tess.DoExpect("north", "Temple Street")
+	if !tess.Compressed() {
+		t.Fatal("the TLS player agreed to MCCP2 and the holder did not compress")
+	}
+	// Every front's player: each stays, in their room, and reads the new
+	// help. SSH and web are added here when the holder keeps them.
+	players := []struct {
+		name, room string
+		c          *servertest.Client
+	}{{"Ada (telnet)", "Market Row", ada}, {"Tess (telnet over TLS, MCCP2)", "Temple Street", tess}}
+	for _, pl := range players {
+		if got := pl.c.DoExpect("help say", oldHelp); strings.Contains(got, newHelp) {
+			t.Fatalf("%s reads the second build's help before the reboot:\n%s", pl.name, got)
+		}
+	}
+	// And one who floods through the swap, in a room of their own.
+	fay := servertest.Dial(t, telnet)
+	fay.Create("Fay", "secret-fay")
+	fay.DoExpect("look", "Emberfall Square")
 	if err := os.Rename(bin+".new", bin); err != nil { // as install(1) does
 		t.Fatal(err)
 	}
@@ -517,25 +563,92 @@ func TestCopyover_RebootIntoASecondBuild(t *testing.T) {
 			break
 		}
 	}
-	ada.Skip()
-	ada.Send("say typed in the swap")
+	for _, pl := range players {
+		pl.c.Skip()
+		pl.c.Send("say " + pl.room + " typed in the swap")
+	}
+	fay.Skip()
+	stopFlood, flooded := make(chan struct{}), make(chan int, 1)
+	go func() {
+		n := 0
+		defer func() { flooded <- n }()
+		for n < 50000 {
+			var b strings.Builder
+			for range 100 {
+				fmt.Fprintf(&b, "say flood %d\r\n", n)
+				n++
+			}
+			if fay.Write([]byte(b.String())) != nil {
+				return
+			}
+			select {
+			case <-stopFlood:
+				return
+			default:
+			}
+		}
+	}()
 	for sc.Scan() {
 		said = append(said, sc.Text())
 	}
-	if last := said[len(said)-1]; !strings.HasPrefix(last, "ok: rebooted") || !strings.Contains(last, "1 of 1 players back") {
+	if last := said[len(said)-1]; !strings.HasPrefix(last, "ok: rebooted") || !strings.Contains(last, "3 of 3 players back") {
 		t.Fatalf("the reboot into the second binary said:\n%s\n%s", strings.Join(said, "\n"), p.out)
 	}
 	if pid := gamePID(t, dir); pid == first {
 		t.Fatal("the reboot did not start a new game")
 	}
-	ada.Send("say after the swap") // Send, not DoExpect: keep what came before
-	seen := ada.Expect("You say, 'after the swap'")
-	if n := strings.Count(seen, "You say, 'typed in the swap'"); n != 1 {
-		t.Errorf("the line typed during the swap was answered %d times; want once:\n%s", n, seen)
+	for _, pl := range players {
+		pl.c.Send("say after the swap") // Send, not DoExpect: keep what came before
+		seen := pl.c.Expect("You say, 'after the swap'")
+		if n := strings.Count(seen, "You say, '"+pl.room+" typed in the swap'"); n != 1 {
+			t.Errorf("%s: the line typed during the swap was answered %d times; want once:\n%s", pl.name, n, seen)
+		}
+		if !strings.Contains(seen, pl.room) || strings.Contains(strings.ToLower(seen), "password") {
+			t.Errorf("%s was not put back in %s without a password:\n%s", pl.name, pl.room, seen)
+		}
+		pl.c.DoExpect("look", pl.room)
+		if got := pl.c.DoExpect("help say", newHelp); strings.Contains(got, oldHelp) {
+			t.Errorf("%s still reads the first build's help:\n%s", pl.name, got)
+		}
+		if pl.c.WaitClosed(50 * time.Millisecond) {
+			t.Fatalf("%s's connection closed", pl.name)
+		}
 	}
-	if !strings.Contains(seen, "Market Row") || strings.Contains(strings.ToLower(seen), "password") {
-		t.Errorf("the admin was not put back in Market Row without a password:\n%s", seen)
+	if !tess.Compressed() {
+		t.Error("the TLS player's MCCP2 stream did not go on")
 	}
+
+	// The flooder is still connected and in their character; each line
+	// they typed was answered once at most, in the order typed, and the
+	// line after the flood is answered.
+	close(stopFlood)
+	sent := <-flooded
+	fay.Send("say after the flood")
+	seen := fay.Expect("You say, 'after the flood'")
+	last, answered := -1, 0
+	for _, line := range strings.Split(seen, "\n") {
+		i := strings.Index(line, "You say, 'flood ")
+		if i < 0 {
+			continue
+		}
+		n, err := strconv.Atoi(strings.TrimSuffix(strings.TrimSpace(line[i+len("You say, 'flood "):]), "'"))
+		if err != nil {
+			continue
+		}
+		if n <= last {
+			t.Fatalf("flood line %d was answered after line %d: twice or out of order", n, last)
+		}
+		last = n
+		answered++
+	}
+	if answered == 0 || last >= sent {
+		t.Errorf("%d of %d flooded lines answered, the last %d", answered, sent, last)
+	}
+	fay.DoExpect("look", "Emberfall Square")
+	if fay.WaitClosed(50 * time.Millisecond) {
+		t.Fatal("the flooder's connection closed")
+	}
+	t.Logf("the flooder sent %d lines through the swap; %d were answered", sent, answered)
 	got := ada.DoExpect("stat ada", "holder zonemud dev")
 	if !strings.Contains(got, "Server: game zonemud "+second) {
 		t.Errorf("stat after the reboot does not name the second build:\n%s", got)

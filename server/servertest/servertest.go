@@ -4,10 +4,13 @@
 package servertest
 
 import (
+	"bufio"
 	"bytes"
+	"compress/zlib"
 	"context"
 	"crypto/tls"
 	"fmt"
+	"io"
 	"log/slog"
 	"net"
 	"os"
@@ -129,6 +132,8 @@ type Client struct {
 	// reads its output).
 	stop   atomic.Bool
 	resume chan struct{}
+	// compressed: the server's output is an MCCP2 stream now.
+	compressed bool
 }
 
 // StopReading makes the client stop reading from the socket, so the
@@ -178,18 +183,32 @@ const (
 	se   = 240
 )
 
+// OptMCCP2 is telnet's MCCP2 option: a client that agrees to it (Dial's
+// agree) reads the zlib stream that follows IAC SB MCCP2 IAC SE.
+const OptMCCP2 = 86
+
 func (c *Client) read() {
 	b := make([]byte, 4096)
 	state := 0
-	var verb byte
+	var verb, sbOpt byte
+	var src io.Reader = c.conn
+	var plain *bufio.Reader // under a zlib stream: the connection, read no further than the stream
 	for {
 		if c.stop.Load() {
 			<-c.resume // never closed: a reader that has stopped for good
 		}
-		n, err := c.conn.Read(b)
+		n, err := src.Read(b)
+		if err == io.EOF && plain != nil {
+			src, plain, err = plain, nil, nil // the compressed stream ended (MCCP2 off); plain telnet again
+			c.mu.Lock()
+			c.compressed = false
+			c.mu.Unlock()
+		}
+		var rest []byte // bytes after the start of compression
 		c.mu.Lock()
 		c.raw.Write(b[:n])
-		for _, x := range b[:n] {
+	scan:
+		for i, x := range b[:n] {
 			switch state {
 			case 0:
 				switch {
@@ -208,7 +227,7 @@ func (c *Client) read() {
 				case will, wont, do, dont:
 					verb, state = x, 2
 				case sb:
-					state = 3
+					state, sbOpt = 6, 0
 				default:
 					state = 0
 				}
@@ -220,16 +239,29 @@ func (c *Client) read() {
 					state = 4
 				}
 			case 4:
-				if x == se {
-					state = 0
-				} else {
+				if x != se {
 					state = 3
+					break
+				}
+				state = 0
+				if sbOpt == OptMCCP2 && c.agree[OptMCCP2] && plain == nil {
+					rest = append([]byte{}, b[i+1:n]...)
+					c.compressed = true
+					break scan
+				}
+			case 6: // the option of a subnegotiation
+				sbOpt, state = x, 3
+				if x == iac {
+					state = 4
 				}
 			case 5: // ESC: drop a CSI sequence (colour) up to its final byte
 				if x != '[' && (x >= 0x40 && x <= 0x7e) {
 					state = 0
 				}
 			}
+		}
+		if rest != nil {
+			c.raw.Truncate(c.raw.Len() - len(rest)) // written again as they decompress
 		}
 		if err != nil {
 			c.closed = true
@@ -239,7 +271,28 @@ func (c *Client) read() {
 		if err != nil {
 			return
 		}
+		if rest != nil {
+			plain = bufio.NewReader(io.MultiReader(bytes.NewReader(rest), src))
+			zr, zerr := zlib.NewReader(plain)
+			if zerr != nil {
+				c.mu.Lock()
+				c.closed = true
+				c.buf.WriteString("\n(servertest: not a zlib stream after MCCP2 began: " + zerr.Error() + ")\n")
+				c.cond.Broadcast()
+				c.mu.Unlock()
+				return
+			}
+			src = zr
+		}
 	}
+}
+
+// Compressed reports whether the server's output is an MCCP2 stream now
+// (for a client that agreed to OptMCCP2): it began and has not ended.
+func (c *Client) Compressed() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.compressed
 }
 
 // answer replies to negotiation; c.mu is held.
