@@ -7,6 +7,7 @@ import (
 	"net"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -16,7 +17,11 @@ import (
 	"zonemud/net/gate"
 	"zonemud/net/sshd"
 	"zonemud/net/web"
+	"zonemud/server"
+	"zonemud/server/config"
 	"zonemud/server/servertest"
+	"zonemud/store"
+	"zonemud/zone"
 )
 
 // startHolder runs a copyover holder with a telnet listener and a socket
@@ -688,4 +693,169 @@ func lastEcho(raw []byte) string {
 		return "off"
 	}
 	return "on"
+}
+
+// swapGames lets the linked game go (Swap, then its shutdown) and starts
+// the next on cfg; during runs between the Swap and the old game's Bye,
+// after runs once it has said Bye and before it shuts down.
+func swapGames(t *testing.T, h *gate.Holder, old *server.Server, cfg *config.Config, during, after func()) *server.Server {
+	t.Helper()
+	done := h.Swap("test")
+	if done == nil {
+		t.Fatal("Swap found no game linked")
+	}
+	if during != nil {
+		during()
+	}
+	select {
+	case <-done:
+	case <-time.After(60 * time.Second):
+		t.Fatal("the game did not let go of its sessions")
+	}
+	if after != nil {
+		after()
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if err := old.Shutdown(ctx); err != nil {
+		t.Fatalf("the old game's shutdown: %v", err)
+	}
+	next := servertest.Start(t, cfg)
+	waitLinked(t, h)
+	return next
+}
+
+// censusAtEnd checks, once every game of the test has stopped (a cleanup
+// registered before the last one starts runs after its shutdown), that no
+// item is held twice and the ledger agrees with the records.
+func censusAtEnd(t *testing.T, cfg *config.Config) {
+	t.Helper()
+	t.Cleanup(func() {
+		db, err := store.OpenReadOnly(filepath.Join(cfg.Server.DataDir, cfg.Store.File), cfg.Store)
+		if err != nil {
+			t.Errorf("the database after the swaps: %v", err)
+			return
+		}
+		defer db.Close()
+		if _, err := db.Census(); err != nil {
+			t.Errorf("the census after the swaps: %v", err)
+		}
+	})
+}
+
+// A reboot while a player's private copy of the crypt is being minted: the
+// mint, held on its worker, ends during the swap (before the old game has
+// let the player go, and again after, while it shuts down). Either way the
+// player is put back connected, at the crypt's door or in the copy, with
+// the lantern they carry exactly once; the next game mints them a copy of
+// their own; and once every game has stopped, the census is clean.
+func TestCopyover_SwapDuringAnInstanceMint(t *testing.T) {
+	h, addr, sock := startHolder(t)
+	cfg := instConfig(t, "Kit")
+	cfg.Server.HolderSocket = sock
+	var hmu sync.Mutex
+	var hold chan struct{} // the mint's worker waits on it while set
+	cfg.Instance.MintHook = func(string) {
+		hmu.Lock()
+		c := hold
+		hmu.Unlock()
+		if c != nil {
+			<-c
+		}
+	}
+	holdMints := func() func() {
+		c := make(chan struct{})
+		hmu.Lock()
+		hold = c
+		hmu.Unlock()
+		var once sync.Once
+		release := func() {
+			once.Do(func() {
+				hmu.Lock()
+				hold = nil
+				hmu.Unlock()
+				close(c)
+			})
+		}
+		t.Cleanup(release)
+		return release
+	}
+	g := servertest.Start(t, cfg)
+	waitLinked(t, h)
+	kit := servertest.Dial(t, addr)
+	kit.Login("Kit", "kit-pass")
+	kit.DoExpect("goto "+barrowRef, "The Barrow of Thane Berrick")
+	kit.DoExpect("load emberfall:item:lantern", "> ")
+
+	for round, when := range []string{"during", "after"} {
+		release := holdMints()
+		kit.DoExpect("down", "The way begins to open...")
+		kit.Skip()
+		var during, after func()
+		if when == "during" {
+			during = release
+		} else {
+			after = release
+		}
+		if round == 1 {
+			censusAtEnd(t, cfg)
+		}
+		g = swapGames(t, h, g, cfg, during, after)
+		seen := kit.Expect("Exits:") // the copy opening in the old game, if it did, then the room put back in
+		here := kit.DoExpect("look", "Exits:")
+		if !strings.Contains(here, "The Barrow of Thane Berrick") && !strings.Contains(here, "The Crumbling Stair") {
+			t.Fatalf("round %s: the player was put back neither at the door nor in the copy:\n%s\n%s", when, seen, here)
+		}
+		if kit.WaitClosed(50 * time.Millisecond) {
+			t.Fatalf("round %s: the connection closed", when)
+		}
+		inv := kit.DoExpect("inventory", "> ")
+		if n := strings.Count(strings.ToLower(inv), "lantern"); n != 1 {
+			t.Errorf("round %s: the player carries %d lanterns; want 1:\n%s", when, n, inv)
+		}
+		if strings.Contains(here, "The Crumbling Stair") {
+			if z := g.World().Where("Kit"); z == nil || !zone.IsInstanceID(z.ID()) {
+				t.Errorf("round %s: the player is on the stair outside any copy (%v)", when, z)
+			}
+			kit.DoExpect("up", "The Barrow of Thane Berrick")
+		}
+		kit.DoExpect("look", "The Barrow of Thane Berrick")
+		t.Logf("round %s: saw\n%s\nthen\n%s", when, seen, here)
+	}
+	kit.DoExpect("down", "The Crumbling Stair")
+	if z := g.World().Where("Kit"); z == nil || !zone.IsInstanceID(z.ID()) {
+		t.Fatalf("the new game did not mint the player a copy")
+	}
+	kit.DoExpect("up", "The Barrow of Thane Berrick")
+}
+
+// A reboot while an area file is being reloaded: the builder's save of
+// Market Row's description lands as the swap begins. The player is put
+// back in Market Row, connected, and the next game, which reads the areas
+// afresh, shows the new text; the census is clean after.
+func TestCopyover_SwapDuringAHotReload(t *testing.T) {
+	h, addr, sock := startHolder(t)
+	cfg := servertest.Config(t)
+	cfg.Server.HolderSocket = sock
+	cfg.Server.AreasDir = servertest.CopyAreas(t, func(_ string, data []byte) []byte { return data })
+	cfg.World.WatchAreas = true
+	g := servertest.Start(t, cfg)
+	waitLinked(t, h)
+	ada := servertest.Dial(t, addr)
+	ada.Create("Ada", "secret-ada")
+	ada.DoExpect("west", "Market Row")
+	const old, text = "Market Row is a short, broad street of stalls", "Market Row, rebuilt in the swap, is a short, broad street of stalls"
+	censusAtEnd(t, cfg)
+	g = swapGames(t, h, g, cfg, func() {
+		edit(t, cfg.Server.AreasDir, "emberfall.toml", true, replaceOnce(old, text))
+	}, nil)
+	seen := ada.Expect("Exits:")
+	if !strings.Contains(seen, "Market Row") {
+		t.Fatalf("the player was not put back in Market Row:\n%s", seen)
+	}
+	if ada.WaitClosed(50 * time.Millisecond) {
+		t.Fatal("the connection closed")
+	}
+	ada.DoExpect("look", text)
+	ada.DoExpect("say still here", "You say, 'still here'")
 }
