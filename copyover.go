@@ -553,7 +553,11 @@ func (p *holderProc) runNew(bin, command string, args ...string) error {
 	wd, _ := os.Getwd()
 	out, err := runChecked(bin, wd, append(full, args...)...)
 	if err != nil {
-		return fmt.Errorf("%s: %v: %s", command, err, lastLine(out))
+		said := lastLine(out)
+		if first, _, _ := strings.Cut(strings.TrimSpace(out), "\n"); command == "check" && first != said {
+			said = lastLine(first) + " ... " + said // check names each problem, then counts them
+		}
+		return fmt.Errorf("%s: %v: %s", command, err, said)
 	}
 	if !strings.Contains(out, "ok") {
 		return fmt.Errorf("%s said: %s", command, cmp.Or(lastLine(out), "nothing"))

@@ -699,3 +699,65 @@ func msspVar(t *testing.T, addr, name string) []string {
 		got = append(got, buf[:n]...)
 	}
 }
+
+// A reboot while an area file is half written (a builder's save caught in
+// the middle): the new binary's check of the areas refuses it, saying
+// which file, and the old game, which refused the same reload, goes on
+// with the player in it. Once the file is whole again the reboot goes
+// through and the new game shows the new text.
+func TestCopyover_RebootWithAHalfWrittenAreaFileIsRefused(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("copyover's holder and game talk over a unix socket")
+	}
+	dir := t.TempDir()
+	areas := servertest.CopyAreas(t, func(_ string, data []byte) []byte { return data })
+	cfgPath, telnet := copyoverConfig(t, dir, "[world]\nwatch_areas = true\n")
+	body, err := os.ReadFile(cfgPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	was := "areas_dir = " + strconv.Quote(filepath.Join(servertest.Root(), "areas"))
+	if !strings.Contains(string(body), was) {
+		t.Fatalf("the test config has no %s", was)
+	}
+	if err := os.WriteFile(cfgPath, []byte(strings.Replace(string(body), was, "areas_dir = "+strconv.Quote(areas), 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p := startProc(t, cfgPath, telnet)
+	first := gamePID(t, dir)
+	cy := servertest.Dial(t, telnet)
+	cy.Create("Cyra", "secret-cyra")
+	cy.DoExpect("west", "Market Row")
+
+	file := filepath.Join(areas, "emberfall.toml")
+	whole, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(file, whole[:len(whole)/2], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, err := exec.Command(binary(t), "reboot", "-config", cfgPath).CombinedOutput()
+	if err == nil || !strings.Contains(string(out), "failed: the new binary was refused: check") ||
+		!strings.Contains(string(out), "emberfall.toml") || !strings.Contains(string(out), "the game goes on") {
+		t.Errorf("a reboot with a half-written area file said (%v):\n%s", err, out)
+	}
+	if pid := gamePID(t, dir); pid != first {
+		t.Errorf("the game changed (%d, was %d) after a refused reboot", pid, first)
+	}
+	cy.DoExpect("look", "Market Row is a short, broad street")
+	cy.DoExpect("say still here", "You say, 'still here'")
+
+	const old, text = "Market Row is a short, broad street", "Market Row, rebuilt by the reboot, is a short, broad street"
+	if err := os.WriteFile(file, []byte(strings.Replace(string(whole), old, text, 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, err = exec.Command(binary(t), "reboot", "-config", cfgPath).CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "ok: rebooted") || !strings.Contains(string(out), "1 of 1 players back") {
+		t.Fatalf("the reboot with the file whole again said (%v):\n%s\n%s", err, out, p.out)
+	}
+	cy.DoExpect("look", text)
+	if cy.WaitClosed(50 * time.Millisecond) {
+		t.Fatal("the player's connection closed")
+	}
+}
