@@ -448,7 +448,7 @@ func (p *holderProc) swap(ctx context.Context, g *gameChild, r rebootReq) *gameC
 	}
 	p.good = bin
 	p.swaps++
-	again := waitLoggedIn(p.h, kept, 10*time.Second)
+	again := waitLoggedIn(p.h, kept, 10*time.Second, gameStartWait)
 	p.lost += max(kept-again, 0)
 	took := time.Since(start).Round(time.Millisecond)
 	p.log.Warn("zonemud: rebooted", logev.ID(1021), "took", took, "kept", kept, "back", again)
@@ -456,13 +456,21 @@ func (p *holderProc) swap(ctx context.Context, g *gameChild, r rebootReq) *gameC
 	return ng
 }
 
-// waitLoggedIn waits for n sessions to be back in their characters, at
-// most d, and returns how many are.
-func waitLoggedIn(h *gate.Holder, n int, d time.Duration) int {
-	deadline := time.Now().Add(d)
+// waitLoggedIn waits for n sessions to be back in their characters, and
+// returns how many are. It waits while they keep coming back: it gives up
+// once stall passes with none more back, or after most in all. A fixed
+// bound counted the players of a big world still being put back (8,839 of
+// 10,000 after ten seconds on a loaded machine) as lost.
+func waitLoggedIn(h *gate.Holder, n int, stall, most time.Duration) int {
+	start := time.Now()
+	last, lastAt := -1, start
 	for {
 		got := h.LoggedIn()
-		if got >= n || time.Now().After(deadline) {
+		now := time.Now()
+		if got > last {
+			last, lastAt = got, now
+		}
+		if got >= n || now.Sub(lastAt) > stall || now.Sub(start) > most {
 			return got
 		}
 		time.Sleep(20 * time.Millisecond)
