@@ -846,7 +846,7 @@ func TestCopyover_SwapDuringAHotReload(t *testing.T) {
 	ada.DoExpect("west", "Market Row")
 	const old, text = "Market Row is a short, broad street of stalls", "Market Row, rebuilt in the swap, is a short, broad street of stalls"
 	censusAtEnd(t, cfg)
-	g = swapGames(t, h, g, cfg, func() {
+	swapGames(t, h, g, cfg, func() {
 		edit(t, cfg.Server.AreasDir, "emberfall.toml", true, replaceOnce(old, text))
 	}, nil)
 	seen := ada.Expect("Exits:")
