@@ -448,30 +448,40 @@ func (p *holderProc) swap(ctx context.Context, g *gameChild, r rebootReq) *gameC
 	}
 	p.good = bin
 	p.swaps++
-	again := waitLoggedIn(p.h, kept, 10*time.Second, gameStartWait)
-	p.lost += max(kept-again, 0)
+	again, waiting := waitLoggedIn(p.h, 10*time.Second, gameStartWait)
+	p.lost += waiting
 	took := time.Since(start).Round(time.Millisecond)
-	p.log.Warn("zonemud: rebooted", logev.ID(1021), "took", took, "kept", kept, "back", again)
-	r.say(fmt.Sprintf("ok: rebooted in %s; %d of %d players back in their characters", took, again, kept))
+	left := max(kept-again-waiting, 0)
+	p.log.Warn("zonemud: rebooted", logev.ID(1021), "took", took, "kept", kept, "back", again, "not_back", waiting, "left", left)
+	line := fmt.Sprintf("ok: rebooted in %s; %d of %d players back in their characters", took, again, kept)
+	if waiting > 0 {
+		line += fmt.Sprintf(", %d not back", waiting)
+	}
+	if left > 0 {
+		line += fmt.Sprintf(", %d left during it", left)
+	}
+	r.say(line)
 	return ng
 }
 
-// waitLoggedIn waits for n sessions to be back in their characters, and
-// returns how many are. It waits while they keep coming back: it gives up
-// once stall passes with none more back, or after most in all. A fixed
-// bound counted the players of a big world still being put back (8,839 of
-// 10,000 after ten seconds on a loaded machine) as lost.
-func waitLoggedIn(h *gate.Holder, n int, stall, most time.Duration) int {
+// waitLoggedIn waits for the players kept through a swap to be back in
+// their characters, and returns how many are and how many are still not
+// (gate.Holder.Waiting: a player who left meanwhile is neither). It waits
+// while they keep coming back: it gives up once stall passes with none
+// more back, or after most in all. A fixed bound counted the players of a
+// big world still being put back (8,839 of 10,000 after ten seconds on a
+// loaded machine) as lost, and players who quit during the swap too.
+func waitLoggedIn(h *gate.Holder, stall, most time.Duration) (back, waiting int) {
 	start := time.Now()
 	last, lastAt := -1, start
 	for {
-		got := h.LoggedIn()
+		back, waiting = h.LoggedIn(), h.Waiting()
 		now := time.Now()
-		if got > last {
-			last, lastAt = got, now
+		if back > last {
+			last, lastAt = back, now
 		}
-		if got >= n || now.Sub(lastAt) > stall || now.Sub(start) > most {
-			return got
+		if waiting == 0 || now.Sub(lastAt) > stall || now.Sub(start) > most {
+			return back, waiting
 		}
 		time.Sleep(20 * time.Millisecond)
 	}

@@ -859,3 +859,35 @@ func TestCopyover_SwapDuringAHotReload(t *testing.T) {
 	ada.DoExpect("look", text)
 	ada.DoExpect("say still here", "You say, 'still here'")
 }
+
+// Between two games the holder counts the players it keeps for the next
+// (Waiting, what a reboot reports as not back if they stay so); one who
+// leaves during the swap is not among them, and once the next game has
+// put the other back none is waiting.
+func TestCopyover_WaitingCountsThoseStillToComeBack(t *testing.T) {
+	h, addr, sock := startHolder(t)
+	cfg := servertest.Config(t)
+	cfg.Server.HolderSocket = sock
+	g := servertest.Start(t, cfg)
+	waitLinked(t, h)
+	ada := servertest.Dial(t, addr)
+	ada.Create("Ada", "secret-ada")
+	bob := servertest.Dial(t, addr)
+	bob.Create("Bob", "secret-bob")
+	lurker := servertest.Dial(t, addr) // at the name question: not a player to put back
+	lurker.Expect(servertest.NamePrompt)
+	eventually(t, "both in the world", func() bool { return h.LoggedIn() == 2 })
+	if n := h.Waiting(); n != 0 {
+		t.Fatalf("%d waiting while the game has everyone", n)
+	}
+	swapGames(t, h, g, cfg, nil, func() {
+		eventually(t, "both kept for the next game", func() bool { return h.Waiting() == 2 })
+		bob.Close()
+		eventually(t, "the one who left not kept", func() bool { return h.Waiting() == 1 })
+	})
+	ada.DoExpect("look", "Emberfall Square")
+	eventually(t, "Ada back", func() bool { return h.LoggedIn() == 1 })
+	if n := h.Waiting(); n != 0 {
+		t.Errorf("%d waiting once the next game has put Ada back", n)
+	}
+}

@@ -110,6 +110,30 @@ func (h *Holder) LoggedIn() int {
 	return n
 }
 
+// Waiting is the number of connections whose player was in a character
+// under an earlier game and is not yet back in it under the linked one
+// (all of them between games): after a swap, those still to be put back.
+// A connection that closed meanwhile is not counted: it left, it was not
+// lost.
+func (h *Holder) Waiting() int {
+	h.mu.Lock()
+	lk := h.link
+	hs := make([]*held, 0, len(h.held))
+	for _, hd := range h.held {
+		hs = append(hs, hd)
+	}
+	h.mu.Unlock()
+	n := 0
+	for _, hd := range hs {
+		hd.mu.Lock()
+		if hd.account != "" && !hd.gone && (lk == nil || hd.inGame != lk) {
+			n++
+		}
+		hd.mu.Unlock()
+	}
+	return n
+}
+
 // Connections is the number of connections the holder keeps.
 func (h *Holder) Connections() int {
 	h.mu.Lock()
