@@ -166,7 +166,7 @@ func TestCopyover_TwoProcessesRebootAndCrash(t *testing.T) {
 	if err != nil {
 		t.Fatalf("zonemud reboot: %v\n%s\n%s", err, out, p.out)
 	}
-	if !strings.Contains(string(out), "ok: rebooted") || !strings.Contains(string(out), "2 of 2 players back") {
+	if !strings.Contains(string(out), "ok: rebooted") || !strings.Contains(string(out), "3 of 3 players back") {
 		t.Errorf("zonemud reboot said:\n%s", out)
 	}
 	second := gamePID(t, dir)
