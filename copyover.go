@@ -155,32 +155,36 @@ func serveCopyover(cfg *config.Config, cfgPath string, log *slog.Logger, stderr 
 			_ = os.RemoveAll(d)
 		}
 	}
+	// What is opened before the holder serves is closed again if a later
+	// listener cannot be had.
+	var opened []io.Closer
+	fail := func(why ...any) int {
+		for _, c := range opened {
+			c.Close()
+		}
+		fmt.Fprintln(stderr, why...)
+		return 1
+	}
 	gl, err := listenUnix(p.link)
 	if err != nil {
-		fmt.Fprintln(stderr, "zonemud: copyover:", err)
-		return 1
+		return fail("zonemud: copyover:", err)
 	}
+	opened = append(opened, gl)
 	cl, err := listenUnix(p.control)
 	if err != nil {
-		gl.Close()
-		fmt.Fprintln(stderr, "zonemud: copyover:", err)
-		return 1
+		return fail("zonemud: copyover:", err)
 	}
+	opened = append(opened, cl)
 	defer os.Remove(p.link)
 	defer os.Remove(p.control)
 	if cfg.Server.TelnetAddr == "" {
-		gl.Close()
-		cl.Close()
-		fmt.Fprintln(stderr, "zonemud: copyover needs server.telnet_addr: the holder keeps the telnet players")
-		return 1
+		return fail("zonemud: copyover needs server.telnet_addr: the holder keeps the telnet players")
 	}
 	tl, err := net.Listen("tcp", cfg.Server.TelnetAddr)
 	if err != nil {
-		gl.Close()
-		cl.Close()
-		fmt.Fprintln(stderr, "zonemud: copyover: telnet listen:", err)
-		return 1
+		return fail("zonemud: copyover: telnet listen:", err)
 	}
+	opened = append(opened, tl)
 	var tlsL net.Listener
 	var tcfg *tls.Config
 	if cfg.Server.TLSAddr != "" {
@@ -189,12 +193,9 @@ func serveCopyover(cfg *config.Config, cfgPath string, log *slog.Logger, stderr 
 			tlsL, err = net.Listen("tcp", cfg.Server.TLSAddr)
 		}
 		if err != nil {
-			gl.Close()
-			cl.Close()
-			tl.Close()
-			fmt.Fprintln(stderr, "zonemud: copyover: TLS:", err)
-			return 1
+			return fail("zonemud: copyover: TLS:", err)
 		}
+		opened = append(opened, tlsL)
 	}
 	p.h = gate.NewHolder(cfg.Gate, buildName(), log)
 	// SSH is the holder's too: it owns the host key and the listener, and
@@ -202,21 +203,12 @@ func serveCopyover(cfg *config.Config, cfgPath string, log *slog.Logger, stderr 
 	var sshS *sshd.Server
 	if cfg.Server.SSHAddr != "" {
 		sl, err := net.Listen("tcp", cfg.Server.SSHAddr)
-		if err == nil {
-			sshS, err = sshd.New(p.h, cfg.Server.DataDir, cfg.SSH, log)
-			if err != nil {
-				sl.Close()
-			}
-		}
 		if err != nil {
-			gl.Close()
-			cl.Close()
-			tl.Close()
-			if tlsL != nil {
-				tlsL.Close()
-			}
-			fmt.Fprintln(stderr, "zonemud: copyover: SSH:", err)
-			return 1
+			return fail("zonemud: copyover: SSH:", err)
+		}
+		opened = append(opened, sl)
+		if sshS, err = sshd.New(p.h, cfg.Server.DataDir, cfg.SSH, log); err != nil {
+			return fail("zonemud: copyover: SSH:", err)
 		}
 		go func() { _ = sshS.Serve(sl) }()
 		log.Info("zonemud: holder listening", logev.ID(1011), "listener", "ssh", "addr", sl.Addr().String(),
@@ -227,21 +219,15 @@ func serveCopyover(cfg *config.Config, cfgPath string, log *slog.Logger, stderr 
 	var webS *web.Server
 	if cfg.Server.WebAddr != "" {
 		wl, err := net.Listen("tcp", cfg.Server.WebAddr)
-		wopt := web.Options{Page: page.Handler(), Log: log}
-		if err == nil && cfg.Web.TLS {
-			if wopt.TLS, err = server.TLSConfig(cfg, log); err != nil {
-				wl.Close()
-			}
-		}
 		if err != nil {
-			gl.Close()
-			cl.Close()
-			tl.Close()
-			if tlsL != nil {
-				tlsL.Close()
+			return fail("zonemud: copyover: web:", err)
+		}
+		opened = append(opened, wl)
+		wopt := web.Options{Page: page.Handler(), Log: log}
+		if cfg.Web.TLS {
+			if wopt.TLS, err = server.TLSConfig(cfg, log); err != nil {
+				return fail("zonemud: copyover: web:", err)
 			}
-			fmt.Fprintln(stderr, "zonemud: copyover: web:", err)
-			return 1
 		}
 		webS = web.New(p.h, cfg.Web, wopt)
 		go func() { _ = webS.Serve(wl) }()

@@ -187,26 +187,16 @@ func TestCopyover_FloodDuringTheSwap(t *testing.T) {
 	cy.Create("Cyra", "secret-cyra")
 	cy.DoExpect("look", "Emberfall Square")
 
-	done := h.Swap("test")
-	select {
-	case <-done:
-	case <-time.After(30 * time.Second):
-		t.Fatal("the game did not let go of its sessions")
-	}
-	var flood strings.Builder
-	for i := range 400 {
-		fmt.Fprintf(&flood, "say flood %d\r\n", i)
-	}
-	if err := cy.Write([]byte(flood.String())); err != nil {
-		t.Fatal(err)
-	}
-	cy.Expect("lines typed past this one are dropped")
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	if err := first.Shutdown(ctx); err != nil {
-		t.Fatal(err)
-	}
-	servertest.Start(t, cfg)
+	swapGames(t, h, first, cfg, nil, func() {
+		var flood strings.Builder
+		for i := range 400 {
+			fmt.Fprintf(&flood, "say flood %d\r\n", i)
+		}
+		if err := cy.Write([]byte(flood.String())); err != nil {
+			t.Fatal(err)
+		}
+		cy.Expect("lines typed past this one are dropped")
+	})
 	all := cy.Expect("Emberfall Square") // back in the character: the holder sends straight on again
 	cy.Send("say after")
 	all += cy.Expect("You say, 'after'")
@@ -347,25 +337,10 @@ func TestCopyover_SSHPlayerStaysThroughAGameRestart(t *testing.T) {
 	}
 	defer late.Close()
 
-	done := h.Swap("test")
-	if done == nil {
-		t.Fatal("Swap found no game linked")
-	}
-	select {
-	case <-done:
-	case <-time.After(30 * time.Second):
-		t.Fatal("the game did not let go of its sessions")
-	}
-	bob.Send("say during the swap")
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	if err := first.Shutdown(ctx); err != nil {
-		t.Fatalf("the first game's shutdown: %v", err)
-	}
+	swapGames(t, h, first, cfg, nil, func() { bob.Send("say during the swap") })
 	if bob.WaitClosed(200 * time.Millisecond) {
 		t.Fatal("the SSH connection closed with the first game")
 	}
-	servertest.Start(t, cfg)
 	bob.Send("say after")
 	all := bob.Expect("You say, 'after'")
 	if n := strings.Count(all, "You say, 'during the swap'"); n != 1 {
@@ -526,25 +501,10 @@ func TestCopyover_WebPlayerStaysThroughAGameRestart(t *testing.T) {
 	wen.DoExpect("west", "Market Row")
 	old := resumeToken(t, string(wen.Raw()))
 
-	done := h.Swap("test")
-	if done == nil {
-		t.Fatal("Swap found no game linked")
-	}
-	select {
-	case <-done:
-	case <-time.After(30 * time.Second):
-		t.Fatal("the game did not let go of its sessions")
-	}
-	wen.Send("say during the swap")
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	if err := first.Shutdown(ctx); err != nil {
-		t.Fatalf("the first game's shutdown: %v", err)
-	}
+	swapGames(t, h, first, cfg, nil, func() { wen.Send("say during the swap") })
 	if wen.WaitClosed(200 * time.Millisecond) {
 		t.Fatal("the page's WebSocket closed with the first game")
 	}
-	servertest.Start(t, cfg)
 	wen.Send("say after")
 	all := wen.Expect("You say, 'after'")
 	if n := strings.Count(all, "You say, 'during the swap'"); n != 1 {
@@ -622,26 +582,16 @@ func TestCopyover_LoginDialogueStartsAgainAcrossASwap(t *testing.T) {
 		t.Fatalf("echo is %s at the password question", echo)
 	}
 
-	done := h.Swap("test")
-	select {
-	case <-done:
-	case <-time.After(30 * time.Second):
-		t.Fatal("the game did not let go of its sessions")
-	}
 	clients := []*servertest.Client{named, pw, again}
-	for _, c := range clients {
-		c.Skip()
-	}
-	// Typed while no game runs.
-	named.Send("y")
-	pw.Send(adaPass)
-	again.Send(calPass)
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	if err := first.Shutdown(ctx); err != nil {
-		t.Fatal(err)
-	}
-	servertest.Start(t, cfg)
+	swapGames(t, h, first, cfg, nil, func() {
+		for _, c := range clients {
+			c.Skip()
+		}
+		// Typed while no game runs.
+		named.Send("y")
+		pw.Send(adaPass)
+		again.Send(calPass)
+	})
 	for i, c := range clients {
 		seen := c.Expect("starts again")
 		seen += c.Expect(servertest.NamePrompt)

@@ -92,6 +92,14 @@ func (h *Holder) GameBuild() string {
 // LoggedIn is the number of connections whose player the linked game has
 // put in a character (0 between games).
 func (h *Holder) LoggedIn() int {
+	return h.count(func(hd *held, lk *holderLink) bool {
+		return lk != nil && hd.inGame == lk && hd.account != ""
+	})
+}
+
+// count is the number of connections still open for which in holds, asked
+// of each under its own lock with the link of the moment.
+func (h *Holder) count(in func(hd *held, lk *holderLink) bool) int {
 	h.mu.Lock()
 	lk := h.link
 	hs := make([]*held, 0, len(h.held))
@@ -102,7 +110,7 @@ func (h *Holder) LoggedIn() int {
 	n := 0
 	for _, hd := range hs {
 		hd.mu.Lock()
-		if lk != nil && hd.inGame == lk && hd.account != "" && !hd.gone {
+		if !hd.gone && in(hd, lk) {
 			n++
 		}
 		hd.mu.Unlock()
@@ -116,22 +124,9 @@ func (h *Holder) LoggedIn() int {
 // A connection that closed meanwhile is not counted: it left, it was not
 // lost.
 func (h *Holder) Waiting() int {
-	h.mu.Lock()
-	lk := h.link
-	hs := make([]*held, 0, len(h.held))
-	for _, hd := range h.held {
-		hs = append(hs, hd)
-	}
-	h.mu.Unlock()
-	n := 0
-	for _, hd := range hs {
-		hd.mu.Lock()
-		if hd.account != "" && !hd.gone && (lk == nil || hd.inGame != lk) {
-			n++
-		}
-		hd.mu.Unlock()
-	}
-	return n
+	return h.count(func(hd *held, lk *holderLink) bool {
+		return hd.account != "" && (lk == nil || hd.inGame != lk)
+	})
 }
 
 // Connections is the number of connections the holder keeps.
@@ -243,17 +238,26 @@ func (h *Holder) keep(c net.Conn, key, front string, tc telnet.Config) {
 	hd := &held{h: h, id: h.nextID.Add(1), front: front, key: key}
 	tconn := newTelnetConn(c, tc, func(p []byte) { hd.post([]boundary.Op{{Kind: boundary.OpRaw, Data: append([]byte(nil), p...)}}, false) })
 	hd.c = tconn
+	h.take(hd, tconn.opening)
+}
+
+// take starts keeping hd's connection: registered, sent its opening (if
+// any), attached to the linked game, if any, and read from now on. A
+// connection that comes as the holder stops is closed.
+func (h *Holder) take(hd *held, opening func() []byte) {
 	h.mu.Lock()
 	if h.stopping.Load() {
 		h.mu.Unlock()
-		_ = c.Close()
-		h.release(key)
+		_ = hd.c.close()
+		h.release(hd.key)
 		return
 	}
 	h.held[hd.id] = hd
 	lk := h.link
 	h.mu.Unlock()
-	hd.post([]boundary.Op{{Kind: boundary.OpRaw, Data: tconn.opening()}}, false)
+	if opening != nil {
+		hd.post([]boundary.Op{{Kind: boundary.OpRaw, Data: opening()}}, false)
+	}
 	if lk != nil {
 		lk.attach(hd)
 	}

@@ -42,21 +42,7 @@ func (h *Holder) ServeWebTelnet(c net.Conn) {
 // hold starts keeping a connection that needs no opening: attached to the
 // linked game, if any, and read from now on.
 func (h *Holder) hold(c conn, key, front string) {
-	hd := &held{h: h, id: h.nextID.Add(1), front: front, key: key, c: c}
-	h.mu.Lock()
-	if h.stopping.Load() {
-		h.mu.Unlock()
-		_ = c.close()
-		h.release(key)
-		return
-	}
-	h.held[hd.id] = hd
-	lk := h.link
-	h.mu.Unlock()
-	if lk != nil {
-		lk.attach(hd)
-	}
-	h.gr.GoWith(readerLabels, hd.read)
+	h.take(&held{h: h, id: h.nextID.Add(1), front: front, key: key, c: c}, nil)
 }
 
 // resumeFrame is a page's resume ask, for the game (a link too old to
