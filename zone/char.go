@@ -68,7 +68,9 @@ type Player struct {
 	sess       Session
 	appliedSeq uint64
 	out        []byte
-	queued     bool      // in the zone's flush list
+	queued     bool      // output waits for a flush (flush list or heap)
+	episode    uint64    // the zone's number of the wait queued belongs to
+	waits      int       // entries of the zone's flush heap naming this player
 	urgent     bool      // the output answers the player: flush it now
 	lazy       bool      // all that waits is comings and goings (newsGap)
 	lastFlush  time.Time // when the zone last handed output to the session

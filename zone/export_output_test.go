@@ -13,6 +13,12 @@ func (z *Zone) flushNowForTest() {
 			z.urgentList = append(z.urgentList, c)
 		}
 	}
+	for _, w := range z.flushWait {
+		if c := w.c; c.pl != nil && c.pl.queued && !c.pl.urgent {
+			c.pl.urgent = true
+			z.urgentList = append(z.urgentList, c)
+		}
+	}
 	z.flush()
 }
 
@@ -55,4 +61,20 @@ func (z *Zone) WaitingConsistentForTest() bool {
 		}
 	}
 	return n == z.waiting
+}
+
+// SetCrowdSizeForTest sets the room size past which others' output waits
+// out the gap.
+func (z *Zone) SetCrowdSizeForTest(n int) { z.cfg.CrowdSize = n }
+
+// WaitEntriesForTest counts the players the zone's flush list and heap
+// still name, without reading any of them.
+func (z *Zone) WaitEntriesForTest() int {
+	n := len(z.flushList)
+	for _, w := range z.flushWait {
+		if w.c != nil {
+			n++
+		}
+	}
+	return n
 }

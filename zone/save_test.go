@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"zonemud/content"
 	"zonemud/store"
@@ -507,5 +508,44 @@ func TestSave_GiveBeforeACrossingIsInItsBatch(t *testing.T) {
 				t.Fatalf("the crossing's batch holds %v, want Aria and %s with the walker", got, taker)
 			}
 		})
+	}
+}
+
+// A player whose output waits out the gap in a crowd and who walks into
+// another zone is dropped from the flush list and heap of the zone left:
+// from the walk on another zone's goroutine owns the character, and the
+// zone left must never read it again (a flush that did would race with
+// its new owner).
+func TestFlush_AWalkerWithOutputWaitingLeavesNothingBehind(t *testing.T) {
+	z, rs := saveZone(t, 1)
+	rs.Zone("ashridge").BootForTest()
+	z.SetCrowdSizeForTest(1)
+	z.SetFlushGapForTest(time.Hour)
+	enter(t, z, "Cora") // her wait falls due first: the walker's is not the heap's top
+	w := enter(t, z, "Walker")
+	b := enter(t, z, "Bren")
+	z.QueueInputForTest(b, 1, "say wait for it")
+	z.BatchForTest()
+	if n := z.WaitEntriesForTest(); n == 0 {
+		t.Fatal("Bren's line does not wait out the walker's gap: the test sets nothing up")
+	}
+	z.QueueInputForTest(w, 1, "east")
+	z.BatchForTest()
+	if got := w.Last(); !strings.Contains(got, "wait for it") {
+		t.Fatalf("the walker's answer does not carry what waited for them:\n%s", got)
+	}
+	for i, dir := range []string{"east", "east"} {
+		z.QueueInputForTest(w, uint64(i+2), dir)
+		z.BatchForTest()
+	}
+	rs.Zone("ashridge").DrainForTest()
+	if got := rs.Zone("ashridge").PlayerRoomForTest("Walker"); got != "ashridge:room:ridge_road" {
+		t.Fatalf("the walker is in %q, not across the border", got)
+	}
+	if n := z.WaitEntriesForTest(); n != 1 {
+		t.Fatalf("emberfall names %d waiting players after the walker left; want Cora alone", n)
+	}
+	if !z.WaitingConsistentForTest() {
+		t.Fatal("the zone's count of waiting players is off")
 	}
 }

@@ -2,6 +2,7 @@ package zone
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"time"
 
@@ -383,16 +384,22 @@ func (z *Zone) sendLine(c *Char, text string) {
 	p.out = append(p.out, '\n')
 	if !p.queued {
 		p.queued, p.lazy = true, z.lazyOut
-		z.waiting++
-		z.flushList = append(z.flushList, c)
+		z.queue(c)
 	} else if p.lazy && !z.lazyOut {
 		// Comings and goings waited for newsGap; this waits for the
-		// gap alone, and takes them along.
+		// gap alone, and takes them along. The entry for newsGap, if
+		// one waits, is passed over once this one has flushed.
 		p.lazy = false
-		if at := p.lastFlush.Add(z.gap); z.flushDue.IsZero() || at.Before(z.flushDue) {
-			z.flushDue = at
-		}
+		z.waitUntil(p.lastFlush.Add(z.gap), c)
 	}
+}
+
+// queue starts a wait: c has output and was not queued.
+func (z *Zone) queue(c *Char) {
+	z.episodes++
+	c.pl.episode = z.episodes
+	z.waiting++
+	z.flushList = append(z.flushList, c)
 }
 
 // prompt makes sure c's output ends with a prompt.
@@ -407,8 +414,7 @@ func (z *Zone) prompt(c *Char) {
 	}
 	if !p.queued {
 		p.queued = true
-		z.waiting++
-		z.flushList = append(z.flushList, c)
+		z.queue(c)
 	}
 }
 
@@ -443,10 +449,12 @@ const flushGap = 100 * time.Millisecond
 const newsGap = time.Second
 
 // flush hands waiting output, with a prompt, to players' sessions: those
-// the batch answered, and those whose gap is over. The flush list is
-// scanned whole only when the earliest waiting player falls due (flushDue),
-// so a zone that holds a crowd's waiting output does not walk it every
-// batch.
+// the batch answered, those whose output is new and need not wait, and
+// those whose gap is over. Output that must wait out its gap is kept in a
+// heap by when it falls due (flushWait), so a flush looks only at what is
+// new since the last one and what fell due: a zone that holds a crowd's
+// waiting output neither walks it every batch nor every time one of them
+// falls due.
 func (z *Zone) flush() {
 	z.owner.check()
 	if z.vm != nil && time.Since(z.luaAt) > time.Second {
@@ -454,8 +462,8 @@ func (z *Zone) flush() {
 		z.luaAt = time.Now()
 	}
 	z.publishRoster()
-	if len(z.urgentList) == 0 && len(z.flushList) == 0 {
-		z.flushDue, z.flushSeen = time.Time{}, 0
+	if len(z.urgentList) == 0 && len(z.flushList) == 0 && len(z.flushWait) == 0 {
+		z.flushDue = time.Time{}
 		return
 	}
 	now := time.Now()
@@ -470,21 +478,10 @@ func (z *Zone) flush() {
 		}
 	}
 	z.urgentList = z.urgentList[:0]
-	if z.waiting == 0 {
-		// The answers took everything that waited.
-		clear(z.flushList)
-		z.flushList, z.flushDue, z.flushSeen = z.flushList[:0], time.Time{}, 0
-		return
-	}
-	// Entries from flushSeen on joined since the last look; the rest wait
-	// for flushDue.
-	from := z.flushSeen
-	full := !z.flushDue.IsZero() && !now.Before(z.flushDue)
-	if full {
-		from, z.flushDue = 0, time.Time{}
-	}
-	keep := z.flushList[:from]
-	for _, c := range z.flushList[from:] {
+	// What was queued since the last flush (and not taken by an answer):
+	// at once, or a gap after the player's last flush.
+	for i, c := range z.flushList {
+		z.flushList[i] = nil
 		p := c.pl
 		if p == nil || !p.queued {
 			continue
@@ -494,44 +491,134 @@ func (z *Zone) flush() {
 			gap = newsGap
 		}
 		if at := p.lastFlush.Add(gap); now.Before(at) && (p.lazy || z.crowded(c.room)) {
-			keep = append(keep, c)
-			if z.flushDue.IsZero() || at.Before(z.flushDue) {
-				z.flushDue = at
-			}
+			z.waitUntil(at, c)
 			continue
 		}
 		p.lastFlush = now
 		z.flushOne(c, true)
 	}
-	clear(z.flushList[len(keep):])
-	z.flushList = keep
-	z.flushSeen = len(keep)
-	// Whole scans a quarter gap apart at most: a player's waiting output
-	// may wait up to a quarter gap more, and a crowd whose gaps end at
-	// scattered moments costs a few scans a gap, not one a batch.
-	if next := now.Add(z.gap / 4); full && !z.flushDue.IsZero() && z.flushDue.Before(next) {
-		z.flushDue = next
+	z.flushList = z.flushList[:0]
+	// What fell due.
+	due := false
+	for n := now.UnixNano(); len(z.flushWait) > 0; {
+		w := &z.flushWait[0]
+		live := w.c != nil && w.c.pl.queued && w.c.pl.episode == w.episode
+		if live && w.at > n {
+			break
+		}
+		// Due, or over: an entry whose wait ended (an answer took the
+		// output, the player left) is dropped when it comes to the top,
+		// so that the next flush is set for a wait that is still on.
+		c := z.flushWait.pop().c
+		if c != nil {
+			c.pl.waits--
+		}
+		if live {
+			due = true
+			c.pl.lastFlush = now
+			z.flushOne(c, true)
+		}
+	}
+	z.flushDue = time.Time{}
+	if len(z.flushWait) > 0 {
+		z.flushDue = time.Unix(0, z.flushWait[0].at)
+		// Flushes of what fell due a quarter gap apart at most: a
+		// player's waiting output may wait up to a quarter gap more, and
+		// a crowd whose gaps end at scattered moments wakes the zone a
+		// few times a gap, not once a player.
+		if next := now.Add(z.gap / 4); due && z.flushDue.Before(next) {
+			z.flushDue = next
+		}
 	}
 }
 
-// unqueue takes c off the flush list: c is leaving this zone's hands.
+// waitUntil keeps c's output until at (or until an answer or talk takes it
+// sooner).
+func (z *Zone) waitUntil(at time.Time, c *Char) {
+	z.flushWait.push(waiting{at: at.UnixNano(), episode: c.pl.episode, c: c})
+	c.pl.waits++
+	if z.flushDue.IsZero() || at.Before(z.flushDue) {
+		z.flushDue = at
+	}
+}
+
+// waiting is one player's output waiting out its gap: due at at (Unix
+// nanoseconds), for the wait numbered episode (Player.episode). An entry
+// whose wait ended sooner (an answer took the output) stays until it is
+// due and is passed over then; c is nil once the player left the zone.
+type waiting struct {
+	at      int64
+	episode uint64
+	c       *Char
+}
+
+// waitHeap is a min-heap of waits by when they fall due. Its entries are
+// values, so ordering them reads no player's memory.
+type waitHeap []waiting
+
+func (h *waitHeap) push(w waiting) {
+	*h = append(*h, w)
+	q := *h
+	for i := len(q) - 1; i > 0; {
+		up := (i - 1) / 2
+		if q[up].at <= q[i].at {
+			break
+		}
+		q[up], q[i] = q[i], q[up]
+		i = up
+	}
+}
+
+func (h *waitHeap) pop() waiting {
+	q := *h
+	top := q[0]
+	last := len(q) - 1
+	q[0] = q[last]
+	q[last] = waiting{}
+	q = q[:last]
+	for i := 0; ; {
+		l := 2*i + 1
+		if l >= len(q) {
+			break
+		}
+		m := l
+		if r := l + 1; r < len(q) && q[r].at < q[l].at {
+			m = r
+		}
+		if q[i].at <= q[m].at {
+			break
+		}
+		q[i], q[m] = q[m], q[i]
+		i = m
+	}
+	*h = q
+	return top
+}
+
+// unqueue takes c off the flush list and out of the heap: c is leaving
+// this zone's hands, and the zone must not read it again (another zone
+// may own it next). Its heap entries stay in place, emptied, so that the
+// heap's order holds.
 func (z *Zone) unqueue(c *Char) {
-	if c.pl == nil {
+	p := c.pl
+	if p == nil {
 		return
 	}
-	c.pl.urgent = false // its urgentList entry is passed over
-	if !c.pl.queued {
-		return
+	p.urgent = false // its urgentList entry is passed over
+	if p.queued {
+		p.queued, p.lazy = false, false
+		z.waiting--
 	}
-	c.pl.queued, c.pl.lazy = false, false
-	z.waiting--
-	for i, o := range z.flushList {
-		if o == c {
-			z.flushList = append(z.flushList[:i], z.flushList[i+1:]...)
-			if i < z.flushSeen {
-				z.flushSeen--
-			}
-			return
+	if i := slices.Index(z.flushList, c); i >= 0 {
+		z.flushList = slices.Delete(z.flushList, i, i+1)
+	}
+	for i := range z.flushWait {
+		if p.waits == 0 {
+			break
+		}
+		if z.flushWait[i].c == c {
+			z.flushWait[i].c = nil
+			p.waits--
 		}
 	}
 }

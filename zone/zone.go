@@ -114,7 +114,9 @@ type Zone struct {
 	bySess      map[uint64]*Char // by session id
 	nextRID     rid
 	itemIDs     [2]uint64 // next, end of the reserved block
-	flushList   []*Char   // players with output waiting
+	flushList   []*Char   // players queued since the last flush
+	flushWait   waitHeap  // players whose output waits out its gap, by when it falls due
+	episodes    uint64    // waits begun (Player.episode)
 	rosterPulse uint64    // the pulse the roster was last published in
 	outFree     [][]byte  // spare output buffers (session.go)
 	newsRooms   []*Room   // crowded rooms with comings and goings to tell
@@ -131,7 +133,6 @@ type Zone struct {
 	// looked at them, which is all a crossing's checkpoint looks at.
 	freshChars     map[*Char]struct{}
 	flushDue       time.Time // when the next waiting output is due, if any (flush)
-	flushSeen      int       // flushList entries looked at by the last flush
 	waiting        int       // players with queued set: output waiting for a flush
 	urgentList     []*Char   // players whose output answers them: flushed with the batch
 	gap            time.Duration
