@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -453,6 +454,109 @@ func TestCopyover_GameStartsOnlyTheSSHSessionsItLetIn(t *testing.T) {
 	login(13, "Ada", a.Grant)
 	if !closed(13) {
 		t.Fatal("a grant was used twice")
+	}
+}
+
+// A holder that sends every line at once: the game, with the test as
+// that holder, queues what it can for the session, drops the rest and
+// tells the player once for the overflow, not once for each line dropped
+// (a flood of them was megabytes of refusals). The lines it kept are
+// answered once each, in order, and the Detached at the swap names the
+// last of them.
+func TestCopyover_GameTellsAnOldHolderOncePerOverflow(t *testing.T) {
+	sock := filepath.Join(t.TempDir(), "holder.sock")
+	gl, err := net.Listen("unix", sock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer gl.Close()
+	cfg := servertest.Config(t)
+	cfg.Server.HolderSocket = sock
+	cfg.Gate.LinesPerSec, cfg.Gate.LinesBurst = 200, 10
+	servertest.Admin(t, cfg, "Ada", "secret-ada")
+	servertest.Start(t, cfg)
+	c, err := gl.Accept()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	_ = c.SetDeadline(time.Now().Add(2 * time.Minute)) // a bound on a hang
+	r, w := boundary.NewReader(c), boundary.NewWriter(c)
+	if err := w.WriteFlush(&boundary.Hello{Min: 1, Max: boundary.SSHVersion, Build: "old-holder"}); err != nil {
+		t.Fatal(err)
+	}
+	if f, err := r.Read(); err != nil {
+		t.Fatal(err)
+	} else if wl, ok := f.(*boundary.Welcome); !ok || wl.Version != boundary.SSHVersion {
+		t.Fatalf("the game answered an old holder's Hello with %#v", f)
+	}
+	if err := w.WriteFlush(&boundary.Attach{Session: 1, Front: "telnet", Remote: "127.0.0.1:4000", Account: "Ada", Authenticated: true,
+		Client: boundary.Client{Width: 80, Height: 24, Name: "telnet", UTF8: true}}); err != nil {
+		t.Fatal(err)
+	}
+	for {
+		f, err := r.Read()
+		if err != nil {
+			t.Fatalf("waiting for Ada to be in her character: %v", err)
+		}
+		if st, ok := f.(*boundary.State); ok && st.Account == "Ada" {
+			break
+		}
+	}
+	const lines = 1500 // three times the game's queue for a session
+	for i := range lines {
+		if err := w.Write(&boundary.Input{Session: 1, Seq: uint64(i + 1), Line: fmt.Sprintf("say flood %d", i)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.WriteFlush(&boundary.Swap{Reason: "test"}); err != nil {
+		t.Fatal(err)
+	}
+	var out strings.Builder
+	var detached uint64
+	for done := false; !done; {
+		f, err := r.Read()
+		if err != nil {
+			t.Fatalf("waiting for the swap's Bye: %v", err)
+		}
+		switch f := f.(type) {
+		case *boundary.Output:
+			for _, op := range f.Ops {
+				if op.Kind == boundary.OpText {
+					out.Write(op.Data)
+				}
+			}
+		case *boundary.Detached:
+			detached = f.Seq
+		case *boundary.Bye:
+			done = true
+		}
+	}
+	seen := out.String()
+	if n := strings.Count(seen, "typing faster"); n != 1 {
+		t.Errorf("the player was told %d times that lines were dropped; want once", n)
+	}
+	last, answered := -1, 0
+	for _, line := range strings.Split(seen, "\n") {
+		i := strings.Index(line, "You say, 'flood ")
+		if i < 0 {
+			continue
+		}
+		n, err := strconv.Atoi(strings.TrimSuffix(strings.TrimSpace(line[i+len("You say, 'flood "):]), "'"))
+		if err != nil {
+			continue
+		}
+		if n <= last {
+			t.Fatalf("flood line %d was answered after line %d: twice or out of order", n, last)
+		}
+		last = n
+		answered++
+	}
+	if answered == 0 || answered == lines {
+		t.Errorf("%d of %d flooded lines answered: want some, not all", answered, lines)
+	}
+	if detached != uint64(last+1) {
+		t.Errorf("the swap's Detached names line %d; the last answered was %d", detached, last+1)
 	}
 }
 

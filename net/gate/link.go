@@ -29,7 +29,8 @@ import (
 
 // maxLinkQueue bounds the events waiting for one session's reader: a
 // holder that sends faster than the session's rate limit lets the session
-// read fills it, and a line past it is dropped with a word to the player.
+// read fills it, and a line past it is dropped, the player told once per
+// overflow.
 const maxLinkQueue = 2 * maxHeldPending
 
 // swapWait bounds each step of a Swap: the readers taking what arrived,
@@ -462,6 +463,7 @@ type linkConn struct {
 	mu       sync.Mutex
 	q        []event   // guarded by mu
 	taken    uint64    // guarded by mu: the holder's number of the last line next returned
+	refused  bool      // guarded by mu: a line was dropped since the queue was last empty
 	waiting  bool      // guarded by mu: the reader waits in next with q empty
 	lost     bool      // guarded by mu: no more events: the connection or the link is gone
 	detached bool      // guarded by mu and l.wmu: output no longer goes to the holder
@@ -471,7 +473,15 @@ type linkConn struct {
 	ops []boundary.Op // writer goroutine only: the burst being built
 }
 
-// push queues an event for the reader.
+// typingFastLine tells a player that the game's queue for them
+// overflowed.
+const typingFastLine = "You are typing faster than the world reads; what you type is dropped until it catches up.\n"
+
+// push queues an event for the reader. An event past the queue's bound is
+// dropped and the player told, once for each overflow: a holder that sent
+// a flood on would otherwise have a line of refusal written back for
+// every line dropped, which is output the client did not ask for and,
+// behind the holder's output cap, gets it cut.
 func (c *linkConn) push(ev event) {
 	c.mu.Lock()
 	if c.lost {
@@ -479,9 +489,13 @@ func (c *linkConn) push(ev event) {
 		return
 	}
 	if len(c.q) >= maxLinkQueue {
+		tell := ev.kind == evLine && c.s != nil && !c.refused
+		if tell {
+			c.refused = true
+		}
 		c.mu.Unlock()
-		if ev.kind == evLine && c.s != nil {
-			c.s.Write([]byte("You are typing faster than the world reads; that line was dropped.\n"), false)
+		if tell {
+			c.s.Write([]byte(typingFastLine), false)
 		}
 		return
 	}
@@ -563,6 +577,9 @@ func (c *linkConn) next() (event, error) {
 			c.q = c.q[1:]
 			if ev.kind == evLine {
 				c.taken = ev.seq
+			}
+			if len(c.q) == 0 {
+				c.refused = false // the overflow is over
 			}
 			c.waiting = false
 			c.mu.Unlock()
