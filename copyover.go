@@ -761,7 +761,8 @@ func (p *holderProc) controlConn(c net.Conn) {
 		p.smu.Lock()
 		st := p.status
 		p.smu.Unlock()
-		_, _ = io.WriteString(c, st+"\ngame_build "+p.h.GameBuild()+"\nconnections "+strconv.Itoa(p.h.Connections())+"\n")
+		_, _ = io.WriteString(c, st+"\ngame_build "+p.h.GameBuild()+"\nconnections "+strconv.Itoa(p.h.Connections())+
+			"\ncut "+strconv.FormatUint(p.h.Cuts(), 10)+"\n")
 	default:
 		_, _ = io.WriteString(c, "failed: the holder takes reboot or status\n")
 	}

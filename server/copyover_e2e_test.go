@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"log/slog"
 	"net"
 	"path/filepath"
 	"strconv"
@@ -35,8 +36,14 @@ func startHolder(t *testing.T) (h *gate.Holder, telnetAddr, sock string) {
 // startHolderWith is startHolder with the gate limits of cfg.
 func startHolderWith(t *testing.T, cfg gate.Config) (h *gate.Holder, telnetAddr, sock string) {
 	t.Helper()
+	return startHolderLog(t, cfg, nil)
+}
+
+// startHolderLog is startHolderWith logging to log.
+func startHolderLog(t *testing.T, cfg gate.Config, log *slog.Logger) (h *gate.Holder, telnetAddr, sock string) {
+	t.Helper()
 	sock = filepath.Join(t.TempDir(), "holder.sock")
-	h = gate.NewHolder(cfg, "holder-test", nil)
+	h = gate.NewHolder(cfg, "holder-test", log)
 	tl, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -218,6 +225,60 @@ func TestCopyover_FloodDuringTheSwap(t *testing.T) {
 	if _, ok := seen["You say, 'flood 0'"]; !ok {
 		t.Errorf("the first flooded line was not answered: %d answered:\n%s", len(seen), all)
 	}
+}
+
+// A client behind the holder that stops reading is cut once the output
+// waiting for it passes the gate's output_limit_kib, as the gate cuts one
+// of its own (long before the MiB the holder once kept for each), and the
+// holder says so in its log (2413, with the player and why) and counts it.
+func TestCopyover_HolderCutsAClientThatStopsReading(t *testing.T) {
+	gcfg := gate.DefaultConfig()
+	gcfg.OutputLimitKiB = 16
+	// Longer than any flood takes, however slow the machine: the output
+	// cap, not the write timeout, is what cuts the connection.
+	gcfg.WriteTimeoutSecs = 600
+	logs := &lockedBuffer{}
+	h, addr, sock := startHolderLog(t, gcfg, slog.New(slog.NewTextHandler(logs, nil)))
+	cfg := servertest.Config(t)
+	cfg.Server.HolderSocket = sock
+	servertest.Start(t, cfg)
+	waitLinked(t, h)
+
+	raw, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tc, ok := raw.(*net.TCPConn); ok {
+		_ = tc.SetReadBuffer(4096) // fills sooner
+	}
+	sl := servertest.Wrap(t, raw)
+	sl.Create("Sleepy", "sleepy-pass")
+	talk := servertest.Dial(t, addr)
+	talk.Create("Chatter", "chatter-pass")
+	sl.StopReading()
+
+	long := strings.Repeat("chatter ", 110)
+	said := 0
+	for i := 0; h.Cuts() == 0; i++ {
+		for j := range 4 {
+			line := fmt.Sprintf("say %d.%d %s", i, j, long)
+			talk.Send(line)
+			said += len(line)
+		}
+		talk.ExpectWithin(fmt.Sprintf("You say, '%d.%d ", i, 3), 20*time.Second)
+		if said > 1<<20 {
+			t.Fatalf("Sleepy was not cut after %d bytes said to them, past the output limit of 16 KiB and the sockets' buffers", said)
+		}
+	}
+	for h.Connections() != 1 {
+		time.Sleep(10 * time.Millisecond) // bounded by the test's timeout
+	}
+	if n := h.Cuts(); n != 1 {
+		t.Errorf("the holder counts %d cuts; want 1", n)
+	}
+	waitLog(t, logs, "event=2413", "player=Sleepy", "output_limit_kib")
+	talk.DoExpect("say still here", "You say, 'still here'")
+	t.Logf("Sleepy was cut after %d bytes said", said)
 }
 
 // The holder applies the gate's per-address limit to the connections it

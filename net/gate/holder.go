@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
+	"os"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -30,10 +31,6 @@ import (
 // linked; lines past it are dropped, with a word to the player.
 const maxHeldPending = 256
 
-// maxHeldOutput bounds the output waiting for one slow client, in bytes; a
-// client past it is cut, as the gate cuts one.
-const maxHeldOutput = 1 << 20
-
 // Holder keeps connections open across game restarts.
 type Holder struct {
 	cfg   Config       // immutable
@@ -46,6 +43,8 @@ type Holder struct {
 	stopping atomic.Bool
 	conns    atomic.Int64 // connections kept or being handshaken
 	byIP     AddrCount    // the same per-address counts as a gate's
+	outCap   int          // immutable: the output one connection may have waiting, in bytes
+	cuts     atomic.Uint64
 
 	mu        sync.Mutex
 	held      map[uint64]*held // guarded by mu
@@ -60,9 +59,18 @@ func NewHolder(cfg Config, build string, log *slog.Logger) *Holder {
 	if log == nil {
 		log = slog.Default()
 	}
-	return &Holder{cfg: cfg, log: log, build: build, held: map[uint64]*held{},
+	// The game's own output queue for a session behind the holder
+	// empties into the link as fast as it fills, so the holder's queue is
+	// the one a slow client fills: it has the gate's limit, and a client
+	// is cut at the same point whether the holder keeps it or not.
+	return &Holder{cfg: cfg, log: log, build: build, held: map[uint64]*held{}, outCap: cfg.OutputLimitKiB << 10,
 		linked: make(chan struct{}), unlinked: make(chan struct{})}
 }
+
+// Cuts is the number of connections the holder closed because their
+// client did not take its output: more waiting than gate.output_limit_kib,
+// or a write that failed or passed gate.write_timeout_secs.
+func (h *Holder) Cuts() uint64 { return h.cuts.Load() }
 
 // Linked is closed once a game is linked (the channel of the moment).
 func (h *Holder) Linked() <-chan struct{} {
@@ -551,6 +559,7 @@ type held struct {
 	outN    int             // guarded by omu: their bytes
 	closing bool            // guarded by omu: close after out
 	writing bool            // guarded by omu: a writer runs
+	cutDone bool            // guarded by omu: the connection was cut (and that logged)
 }
 
 func (hd *held) client() boundary.Client {
@@ -674,7 +683,10 @@ func (hd *held) pendingLines() []*boundary.Input {
 }
 
 // post queues a burst for the client (or, with closing, the end of the
-// connection after what is queued) and makes sure a writer runs.
+// connection after what is queued) and makes sure a writer runs. Output
+// past the holder's cap drops what waits and cuts the connection at once,
+// as the gate cuts one of its own: the client has stopped reading, so the
+// writer waits on it.
 func (hd *held) post(ops []boundary.Op, closing bool) {
 	hd.omu.Lock()
 	if hd.closing {
@@ -687,14 +699,24 @@ func (hd *held) post(ops []boundary.Op, closing bool) {
 			hd.outN += len(op.Data)
 		}
 	}
-	if hd.outN > maxHeldOutput {
+	over := hd.outN > hd.h.outCap
+	if over {
 		hd.out, hd.outN = nil, 0
+		hd.cutDone = true
 		closing = true
 	}
 	hd.closing = closing
 	start := !hd.writing
 	hd.writing = true
 	hd.omu.Unlock()
+	if over {
+		// Off the caller's goroutine (the link's reader): closing an SSH
+		// channel sends a message and may wait.
+		hd.h.gr.GoWith(cutLabelsHeld, func() {
+			_ = hd.c.close()
+			hd.cut("its output passed gate.output_limit_kib", nil)
+		})
+	}
 	if start {
 		hd.h.gr.GoWith(writerLabelsHeld, hd.drain)
 	}
@@ -702,6 +724,7 @@ func (hd *held) post(ops []boundary.Op, closing bool) {
 
 var (
 	writerLabelsHeld = run.NewLabels("session", "holder-writer")
+	cutLabelsHeld    = run.NewLabels("session", "holder-cut")
 	linkLabels       = run.NewLabels("holder", "link")
 )
 
@@ -731,16 +754,45 @@ func (hd *held) drain() {
 			err = hd.c.flush()
 		}
 		if err != nil || closing && len(bursts) == 0 {
+			left := err != nil && hd.left() // asked before the close, which ends the reader
 			_ = hd.c.close()
 			if err != nil {
 				hd.omu.Lock()
 				hd.closing = true
 				hd.out = nil
+				cut := !hd.cutDone
+				hd.cutDone = true
 				hd.omu.Unlock()
+				if cut && !left {
+					why := "a write to it failed"
+					if errors.Is(err, os.ErrDeadlineExceeded) {
+						why = "a write to it passed gate.write_timeout_secs"
+					}
+					hd.cut(why, err)
+				}
 			}
 			return
 		}
 	}
+}
+
+// left reports whether the connection's reader has seen it end: a write
+// that fails then is no cut, the client went.
+func (hd *held) left() bool {
+	hd.mu.Lock()
+	defer hd.mu.Unlock()
+	return hd.gone
+}
+
+// cut logs and counts a connection the holder closed because its client
+// did not take its output.
+func (hd *held) cut(why string, err error) {
+	hd.mu.Lock()
+	account := hd.account
+	hd.mu.Unlock()
+	hd.h.cuts.Add(1)
+	hd.h.log.Info("holder: a connection was cut", logev.ID(2413), logev.Session(hd.id), logev.Player(account),
+		logev.Remote(hd.c.remote()), "front", hd.front, "why", why, "err", err)
 }
 
 func (hd *held) apply(op boundary.Op) error {
