@@ -227,6 +227,68 @@ func TestCopyover_FloodDuringTheSwap(t *testing.T) {
 	}
 }
 
+// A client that floods through the holder while a game is linked is held
+// back as a connection of the game's own is: the holder reads its lines no
+// faster than its session in the game takes them, so a flood three times
+// what the game queues for a session, typed far faster than the session
+// reads, is answered line by line, each once and in order, none refused,
+// and the connection stays. (Read at once and forwarded, its lines
+// overflowed the game's queue and each one past it was answered with a
+// refusal: megabytes of output for a big flood, and the holder cut the
+// client for it.)
+func TestCopyover_FloodWithAGameLinkedIsHeldBack(t *testing.T) {
+	h, addr, sock := startHolder(t)
+	cfg := servertest.Config(t)
+	cfg.Server.HolderSocket = sock
+	cfg.Gate.LinesPerSec, cfg.Gate.LinesBurst = 300, 10
+	servertest.Start(t, cfg)
+	waitLinked(t, h)
+	fl := servertest.Dial(t, addr)
+	fl.Create("Flint", "secret-flint")
+	fl.DoExpect("look", "Emberfall Square")
+
+	const lines = 1500
+	var b strings.Builder
+	for i := range lines {
+		fmt.Fprintf(&b, "say flood %d\r\n", i)
+	}
+	b.WriteString("say after the flood\r\n")
+	wrote := make(chan error, 1)
+	go func() { wrote <- fl.Write([]byte(b.String())) }() // held back, a write may wait
+	seen := fl.ExpectWithin("You say, 'after the flood'", 2*time.Minute)
+	if err := <-wrote; err != nil {
+		t.Fatalf("the flood's write: %v", err)
+	}
+	next := 0
+	for _, line := range strings.Split(seen, "\n") {
+		i := strings.Index(line, "You say, 'flood ")
+		if i < 0 {
+			continue
+		}
+		n, err := strconv.Atoi(strings.TrimSuffix(strings.TrimSpace(line[i+len("You say, 'flood "):]), "'"))
+		if err != nil {
+			continue
+		}
+		if n != next {
+			t.Fatalf("flood line %d was answered where line %d was due: dropped, twice or out of order", n, next)
+		}
+		next++
+	}
+	if next != lines {
+		t.Errorf("%d of %d flooded lines were answered", next, lines)
+	}
+	if n := strings.Count(seen, "typing faster"); n > 0 {
+		t.Errorf("the flooder was told %d times that lines were dropped", n)
+	}
+	fl.DoExpect("look", "Emberfall Square")
+	if fl.WaitClosed(50 * time.Millisecond) {
+		t.Fatal("the flooder's connection closed")
+	}
+	if n := h.Cuts(); n != 0 {
+		t.Errorf("the holder cut %d connections", n)
+	}
+}
+
 // A client behind the holder that stops reading is cut once the output
 // waiting for it passes the gate's output_limit_kib, as the gate cuts one
 // of its own (long before the MiB the holder once kept for each), and the
@@ -518,12 +580,13 @@ func TestCopyover_GameStartsOnlyTheSSHSessionsItLetIn(t *testing.T) {
 	}
 }
 
-// A holder that sends every line at once: the game, with the test as
-// that holder, queues what it can for the session, drops the rest and
-// tells the player once for the overflow, not once for each line dropped
-// (a flood of them was megabytes of refusals). The lines it kept are
-// answered once each, in order, and the Detached at the swap names the
-// last of them.
+// A holder from before Took (protocol version 2) sends every line at once;
+// the game, with the test as that holder, queues what it can for the
+// session, drops the rest and tells the player once for the overflow, not
+// once for each line dropped (a flood of them was megabytes of refusals).
+// The lines it kept are answered once each, in order, the Detached at the
+// swap names the last of them, and no Took reaches a link that did not
+// agree on it.
 func TestCopyover_GameTellsAnOldHolderOncePerOverflow(t *testing.T) {
 	sock := filepath.Join(t.TempDir(), "holder.sock")
 	gl, err := net.Listen("unix", sock)
@@ -589,6 +652,8 @@ func TestCopyover_GameTellsAnOldHolderOncePerOverflow(t *testing.T) {
 			}
 		case *boundary.Detached:
 			detached = f.Seq
+		case *boundary.Took:
+			t.Fatalf("a Took reached a holder of version %d", boundary.SSHVersion)
 		case *boundary.Bye:
 			done = true
 		}

@@ -59,10 +59,13 @@
 // game goes away; the holder ignores everything after it on this link)
 // Snapped (the answer to a Snapshot: done, or why not) and, from version
 // 2, AuthAnswer (denied, opens the account, or no such account; the last
-// two with a grant, which a Login must bring back once).
+// two with a grant, which a Login must bring back once) and, from version
+// 3, Took (the session's reader has taken so many of the events sent it:
+// the holder reads no further ahead of it than a window).
 //
 // A holder sends a version-2 frame only on a link that agreed on version
-// 2 or more; a version-1 peer would drop the link at the unknown kind.
+// 2 or more, and a game a version-3 frame only on one that agreed on 3;
+// an older peer would drop the link at the unknown kind.
 //
 // Every frame a game sends about a session names the holder's session id,
 // so that a holder can later put several games behind one set of

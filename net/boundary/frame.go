@@ -13,15 +13,26 @@ import (
 // Version is the newest protocol version this build speaks; MinVersion the
 // oldest. Version 2 adds the SSH front's frames (AuthAsk, AuthAnswer,
 // Login) and the web front's Resume: a holder sends them only on a link
-// that agreed on 2 or more.
+// that agreed on 2 or more. Version 3 adds Took: a game sends it only on
+// a link that agreed on 3 or more.
 const (
-	Version    = 2
+	Version    = 3
 	MinVersion = 1
 )
 
 // SSHVersion is the first version with AuthAsk, AuthAnswer, Login and
 // Resume.
 const SSHVersion = 2
+
+// TookVersion is the first version with Took.
+const TookVersion = 3
+
+// TookEvery is how many of a session's events the game takes between two
+// Tooks: each time its session's reader has taken that many more since
+// the last, it says so. A holder that waits for Took must let more than
+// TookEvery events be outstanding, or it would wait for a Took that never
+// comes. It is part of the protocol: a change needs a new version.
+const TookEvery = 16
 
 // MaxFrame is the bound on a frame's body (kind and fields), in bytes. The
 // game's output queue per session is smaller, and the holder's lines are
@@ -66,6 +77,7 @@ const (
 	KindBye      Kind = 34
 	KindSnapped  Kind = 35
 	KindAuthAns  Kind = 36
+	KindTook     Kind = 37
 )
 
 // Frame is one message of the protocol.
@@ -300,6 +312,18 @@ type Bye struct{ Reason string }
 // it is not.
 type Snapped struct{ Err string }
 
+// Took says the session's reader in the game has taken N of the events
+// the holder sent it since its Attach (or Login): Input, TooLong, Client,
+// GMCPIn, MSSPAsk, Resume and Compress, each counted once whether the
+// session used it or dropped it. The game sends one each time N has grown
+// by TookEvery. So the holder knows how many wait in the game, and reads
+// a client no faster than its session takes what it typed, as a game
+// reads a connection of its own (version 3).
+type Took struct {
+	Session uint64
+	N       uint64
+}
+
 func (Hello) Kind() Kind         { return KindHello }
 func (Welcome) Kind() Kind       { return KindWelcome }
 func (Refuse) Kind() Kind        { return KindRefuse }
@@ -323,6 +347,7 @@ func (AuthAsk) Kind() Kind       { return KindAuthAsk }
 func (AuthAnswer) Kind() Kind    { return KindAuthAns }
 func (Login) Kind() Kind         { return KindLogin }
 func (Resume) Kind() Kind        { return KindResume }
+func (Took) Kind() Kind          { return KindTook }
 
 // newFrame is an empty frame of kind k, or nil for an unknown kind.
 func newFrame(k Kind) Frame {
@@ -373,6 +398,8 @@ func newFrame(k Kind) Frame {
 		return &Login{}
 	case KindResume:
 		return &Resume{}
+	case KindTook:
+		return &Took{}
 	}
 	return nil
 }
@@ -411,6 +438,8 @@ func (f *Snapped) put(e *enc)       { e.str(f.Err) }
 func (f *Snapped) get(d *dec)       { f.Err = d.str() }
 func (f *Resume) put(e *enc)        { e.uv(f.Session); e.str(f.Token); e.str(f.Name) }
 func (f *Resume) get(d *dec)        { f.Session = d.uv(); f.Token = d.str(); f.Name = d.str() }
+func (f *Took) put(e *enc)          { e.uv(f.Session); e.uv(f.N) }
+func (f *Took) get(d *dec)          { f.Session = d.uv(); f.N = d.uv() }
 
 // maxSecret bounds an AuthAsk's secret: a password, or a public key in
 // wire form (an RSA key of 16384 bits is about 2 KiB).

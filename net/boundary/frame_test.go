@@ -45,6 +45,7 @@ func every() []Frame {
 		&AuthAnswer{Ask: 7, Verdict: Opens, Account: "Ada", Grant: 1<<63 + 5, Why: "too many tries"},
 		&Login{Session: 9, Front: "ssh", Remote: "10.0.0.1:5000", User: "ada", Grant: 1 << 62, Client: cl},
 		&Resume{Session: 9, Token: "tok-en_", Name: "Ada"},
+		&Took{Session: 9, N: 1 << 33},
 	}
 }
 

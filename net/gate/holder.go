@@ -31,6 +31,15 @@ import (
 // linked; lines past it are dropped, with a word to the player.
 const maxHeldPending = 256
 
+// linkWindow bounds the events the holder sends a game's session ahead of
+// what the session's reader has taken (Took, protocol version 3): with
+// that many outstanding it reads the client no further, so a client that
+// types faster than its session reads (its rate limit, a busy zone) is
+// held back by TCP, as a connection of the game's own is, rather than
+// read at once and its lines dropped in the game. It must be more than
+// boundary.TookEvery.
+const linkWindow = 4 * boundary.TookEvery
+
 // Holder keeps connections open across game restarts.
 type Holder struct {
 	cfg   Config       // immutable
@@ -458,6 +467,10 @@ func (lk *holderLink) read() bool {
 			if hd := lk.h.get(f.Session); hd != nil {
 				hd.detached(lk, f.Seq)
 			}
+		case *boundary.Took:
+			if hd := lk.h.get(f.Session); hd != nil {
+				hd.took(lk, f.N)
+			}
 		case *boundary.AuthAnswer:
 			lk.answered(f)
 		case *boundary.Snapped:
@@ -501,9 +514,11 @@ func (lk *holderLink) attach(hd *held) {
 	if !lk.send(false, fs...) {
 		return
 	}
+	hd.credLink, hd.sent, hd.taken = lk, uint64(len(hd.pending)), 0
 	hd.pending = nil
 	hd.link = lk
 	hd.served = true
+	hd.wake()
 }
 
 // loginRestartLine tells a player who was between login questions when
@@ -553,6 +568,12 @@ type held struct {
 	color    markup.Level     // guarded by mu: the game's override, from State
 	colorSet bool             // guarded by mu: there is one
 	gmcp     []string         // guarded by mu
+	credLink *holderLink      // guarded by mu: the game sent and taken are counted with
+	sent     uint64           // guarded by mu: events sent to credLink since the session's Attach or Login
+	taken    uint64           // guarded by mu: of those, the ones its session took, by its last Took
+
+	wakeOnce sync.Once
+	woken    chan struct{} // wake's: a Took came, the link changed, or the connection is closing
 
 	omu     sync.Mutex
 	out     [][]boundary.Op // guarded by omu: bursts for the writer
@@ -575,6 +596,7 @@ func (hd *held) client() boundary.Client {
 // the next one.
 func (hd *held) read() {
 	for {
+		hd.hold()
 		ev, err := hd.c.next()
 		if err != nil {
 			break
@@ -630,7 +652,11 @@ func (hd *held) forward(f boundary.Frame) {
 		hd.seq++
 		in.Seq = hd.seq
 	}
-	if hd.link != nil && len(hd.pending) == 0 && hd.link.send(true, f) {
+	if lk := hd.link; lk != nil && len(hd.pending) == 0 && lk.send(true, f) {
+		if hd.credLink != lk { // an SSH session's Login: no Attach counted
+			hd.credLink, hd.sent, hd.taken = lk, 0, 0
+		}
+		hd.sent++
 		return
 	}
 	if len(hd.pending) >= maxHeldPending {
@@ -643,6 +669,56 @@ func (hd *held) forward(f boundary.Frame) {
 	hd.pending = append(hd.pending, f)
 }
 
+// hold waits while the game's session has linkWindow events it has not
+// taken (a game that says Took): the client's next line stays in its TCP
+// stream meanwhile. Between games, or with a game too old to say Took,
+// it does not wait: lines typed then are kept as far as maxHeldPending.
+func (hd *held) hold() {
+	for hd.full() {
+		<-hd.wakeup()
+	}
+}
+
+// full reports whether the session's game has linkWindow events of it
+// outstanding and the connection is still open.
+func (hd *held) full() bool {
+	hd.omu.Lock()
+	closing := hd.closing
+	hd.omu.Unlock()
+	hd.mu.Lock()
+	defer hd.mu.Unlock()
+	lk := hd.link
+	return !closing && !hd.gone && lk != nil && lk.version >= boundary.TookVersion &&
+		hd.credLink == lk && hd.sent-hd.taken >= linkWindow
+}
+
+// took is told that the session's reader in lk has taken n of the events
+// sent it.
+func (hd *held) took(lk *holderLink, n uint64) {
+	hd.mu.Lock()
+	if hd.credLink == lk && n > hd.taken {
+		hd.taken = min(n, hd.sent)
+	}
+	hd.mu.Unlock()
+	hd.wake()
+}
+
+// wake tells hold that what it waits for may have changed. It takes no
+// lock of hd's, so a caller may hold any.
+func (hd *held) wake() {
+	select {
+	case hd.wakeup() <- struct{}{}:
+	default: // a wake waits already
+	}
+}
+
+// wakeup is the channel wake pokes (made on first use: a held is made in
+// more than one place).
+func (hd *held) wakeup() chan struct{} {
+	hd.wakeOnce.Do(func() { hd.woken = make(chan struct{}, 1) })
+	return hd.woken
+}
+
 // detached is told that the game let go of the session, having taken its
 // lines up to seq.
 func (hd *held) detached(lk *holderLink, seq uint64) {
@@ -653,6 +729,7 @@ func (hd *held) detached(lk *holderLink, seq uint64) {
 	}
 	hd.applied = seq
 	hd.dropped = false
+	hd.wake()
 }
 
 // crashLine tells a player the game died under them.
@@ -669,6 +746,7 @@ func (hd *held) unlink(lk *holderLink) bool {
 	}
 	hd.link = nil
 	hd.applied = hd.seq - uint64(len(hd.pendingLines()))
+	hd.wake()
 	return true
 }
 
@@ -709,6 +787,9 @@ func (hd *held) post(ops []boundary.Op, closing bool) {
 	start := !hd.writing
 	hd.writing = true
 	hd.omu.Unlock()
+	if closing {
+		hd.wake() // a reader held back stops holding
+	}
 	if over {
 		// Off the caller's goroutine (the link's reader): closing an SSH
 		// channel sends a message and may wait.
@@ -770,6 +851,7 @@ func (hd *held) drain() {
 					}
 					hd.cut(why, err)
 				}
+				hd.wake()
 			}
 			return
 		}

@@ -27,10 +27,12 @@ import (
 // lets every session go (Detached), says Bye, and the game may stop: the
 // holder keeps the players and attaches them to the next game.
 
-// maxLinkQueue bounds the events waiting for one session's reader: a
-// holder that sends faster than the session's rate limit lets the session
-// read fills it, and a line past it is dropped, the player told once per
-// overflow.
+// maxLinkQueue bounds the events waiting for one session's reader. A
+// holder on protocol version 3 or later keeps at most linkWindow (or the
+// lines it kept between games) outstanding, counting the Tooks, so never
+// fills it; an older holder that sends faster than the session's rate
+// limit lets the session read does, and a line past it is dropped, the
+// player told once per overflow.
 const maxLinkQueue = 2 * maxHeldPending
 
 // swapWait bounds each step of a Swap: the readers taking what arrived,
@@ -39,11 +41,12 @@ const swapWait = 15 * time.Second
 
 // gameLink is one link to a holder.
 type gameLink struct {
-	g   *Gate
-	c   net.Conn
-	r   *boundary.Reader
-	wmu sync.Mutex // guards w: the frames queued for the holder
-	w   *boundary.Writer
+	g       *Gate
+	version uint32 // the protocol version agreed; set before any session starts
+	c       net.Conn
+	r       *boundary.Reader
+	wmu     sync.Mutex // guards w: the frames queued for the holder
+	w       *boundary.Writer
 	// fmu orders the writes on c: a flush takes what is queued under wmu
 	// and writes it holding fmu only, so a session queueing its output
 	// never waits on the socket. The flusher goroutine writes what
@@ -71,6 +74,7 @@ func (g *Gate) ServeLink(c net.Conn, build string) (swapped bool, err error) {
 		return false, fmt.Errorf("gate: link handshake: %w", err)
 	}
 	_ = c.SetDeadline(time.Time{})
+	l.version = v
 	g.gr.GoWith(flusherLabels, l.flusher)
 	g.log.Info("gate: a holder linked", logev.ID(2401), "version", v, "holder", hb)
 	for {
@@ -288,6 +292,18 @@ func (l *gameLink) send(fs ...boundary.Frame) bool {
 	return l.flush() == nil
 }
 
+// queue queues a frame for the holder and wakes the flusher, without
+// waiting for the write (unless the queue is past its bound).
+func (l *gameLink) queue(f boundary.Frame) {
+	l.wmu.Lock()
+	err := l.w.Write(f)
+	n := l.w.Buffered()
+	l.wmu.Unlock()
+	if err == nil {
+		_ = l.queued(n)
+	}
+}
+
 // maxLinkQueued bounds the bytes queued for the holder: past it a session
 // writes its own burst out rather than queue more (the holder is slow).
 const maxLinkQueued = 4 << 20
@@ -463,6 +479,8 @@ type linkConn struct {
 	mu       sync.Mutex
 	q        []event   // guarded by mu
 	taken    uint64    // guarded by mu: the holder's number of the last line next returned
+	done     uint64    // guarded by mu: events the reader took or push dropped, for Took
+	told     uint64    // guarded by mu: done as the last Took said it
 	refused  bool      // guarded by mu: a line was dropped since the queue was last empty
 	waiting  bool      // guarded by mu: the reader waits in next with q empty
 	lost     bool      // guarded by mu: no more events: the connection or the link is gone
@@ -473,15 +491,16 @@ type linkConn struct {
 	ops []boundary.Op // writer goroutine only: the burst being built
 }
 
-// typingFastLine tells a player that the game's queue for them
-// overflowed.
+// typingFastLine tells a player behind a holder too old to wait for Took
+// that the game's queue for them overflowed.
 const typingFastLine = "You are typing faster than the world reads; what you type is dropped until it catches up.\n"
 
 // push queues an event for the reader. An event past the queue's bound is
-// dropped and the player told, once for each overflow: a holder that sent
-// a flood on would otherwise have a line of refusal written back for
-// every line dropped, which is output the client did not ask for and,
-// behind the holder's output cap, gets it cut.
+// dropped (counted as done: the holder is not to wait for it) and the
+// player told, once for each overflow: a holder that sent a flood on
+// would otherwise have a line of refusal written back for every line
+// dropped, which is output the client did not ask for and, behind the
+// holder's output cap, gets it cut.
 func (c *linkConn) push(ev event) {
 	c.mu.Lock()
 	if c.lost {
@@ -489,6 +508,7 @@ func (c *linkConn) push(ev event) {
 		return
 	}
 	if len(c.q) >= maxLinkQueue {
+		c.done++
 		tell := ev.kind == evLine && c.s != nil && !c.refused
 		if tell {
 			c.refused = true
@@ -581,8 +601,17 @@ func (c *linkConn) next() (event, error) {
 			if len(c.q) == 0 {
 				c.refused = false // the overflow is over
 			}
+			c.done++
+			var took *boundary.Took
+			if c.l.version >= boundary.TookVersion && c.done-c.told >= boundary.TookEvery && !c.detached {
+				c.told = c.done
+				took = &boundary.Took{Session: c.id, N: c.done}
+			}
 			c.waiting = false
 			c.mu.Unlock()
+			if took != nil {
+				c.l.queue(took)
+			}
 			return ev, nil
 		}
 		if c.lost {
