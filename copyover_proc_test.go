@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"fmt"
 	"net"
 	"os"
 	"os/exec"
@@ -469,8 +470,9 @@ func alive(pid int) bool {
 // the new help text; the game now answers as the second build: stat names
 // it, with the holder still the first. A line each types once the holder
 // has said it is swapping is answered exactly once, by whichever game had
-// the session. (SSH and web join the fronts below once the holder keeps
-// them.)
+// the session. A third floods 50,000 lines through the swap and stays,
+// each line answered once at most, in order, the holder cutting nobody.
+// (SSH and web join the fronts below once the holder keeps them.)
 func TestCopyover_RebootIntoASecondBuild(t *testing.T) {
 	if runtime.GOOS == "windows" {
 		t.Skip("copyover's holder and game talk over a unix socket")
@@ -537,6 +539,10 @@ func TestCopyover_RebootIntoASecondBuild(t *testing.T) {
 			t.Fatalf("%s reads the second build's help before the reboot:\n%s", pl.name, got)
 		}
 	}
+	// And one who floods through the swap, in a room of their own.
+	fay := servertest.Dial(t, telnet)
+	fay.Create("Fay", "secret-fay")
+	fay.DoExpect("look", "Emberfall Square")
 	if err := os.Rename(bin+".new", bin); err != nil { // as install(1) does
 		t.Fatal(err)
 	}
@@ -562,10 +568,31 @@ func TestCopyover_RebootIntoASecondBuild(t *testing.T) {
 		pl.c.Skip()
 		pl.c.Send("say " + pl.room + " typed in the swap")
 	}
+	fay.Skip()
+	stopFlood, flooded := make(chan struct{}), make(chan int, 1)
+	go func() {
+		n := 0
+		defer func() { flooded <- n }()
+		for n < 50000 {
+			var b strings.Builder
+			for range 100 {
+				fmt.Fprintf(&b, "say flood %d\r\n", n)
+				n++
+			}
+			if fay.Write([]byte(b.String())) != nil {
+				return
+			}
+			select {
+			case <-stopFlood:
+				return
+			default:
+			}
+		}
+	}()
 	for sc.Scan() {
 		said = append(said, sc.Text())
 	}
-	if last := said[len(said)-1]; !strings.HasPrefix(last, "ok: rebooted") || !strings.Contains(last, "2 of 2 players back") {
+	if last := said[len(said)-1]; !strings.HasPrefix(last, "ok: rebooted") || !strings.Contains(last, "3 of 3 players back") {
 		t.Fatalf("the reboot into the second binary said:\n%s\n%s", strings.Join(said, "\n"), p.out)
 	}
 	if pid := gamePID(t, dir); pid == first {
@@ -591,6 +618,45 @@ func TestCopyover_RebootIntoASecondBuild(t *testing.T) {
 	if !tess.Compressed() {
 		t.Error("the TLS player's MCCP2 stream did not go on")
 	}
+
+	// The flooder is still connected and in their character; each line
+	// they typed was answered once at most, in the order typed, and the
+	// line after the flood is answered. The holder drops lines only while
+	// no game is linked; what is still in the flooder's stream when the
+	// second game links is read at its session's pace, as on a direct
+	// connection, up to all 50,000 at lines_per_sec: the bound is on a
+	// hang.
+	close(stopFlood)
+	sent := <-flooded
+	fay.Send("say after the flood")
+	seen := fay.ExpectWithin("You say, 'after the flood'", 3*time.Minute)
+	last, answered := -1, 0
+	for _, line := range strings.Split(seen, "\n") {
+		i := strings.Index(line, "You say, 'flood ")
+		if i < 0 {
+			continue
+		}
+		n, err := strconv.Atoi(strings.TrimSuffix(strings.TrimSpace(line[i+len("You say, 'flood "):]), "'"))
+		if err != nil {
+			continue
+		}
+		if n <= last {
+			t.Fatalf("flood line %d was answered after line %d: twice or out of order", n, last)
+		}
+		last = n
+		answered++
+	}
+	if answered == 0 || last >= sent {
+		t.Errorf("%d of %d flooded lines answered, the last %d", answered, sent, last)
+	}
+	fay.DoExpect("look", "Emberfall Square")
+	if fay.WaitClosed(50 * time.Millisecond) {
+		t.Fatal("the flooder's connection closed")
+	}
+	if cut := holderStatus(t, dir)["cut"]; cut != "0" {
+		t.Errorf("the holder's status counts %q connections cut; want 0", cut)
+	}
+	t.Logf("the flooder sent %d lines through the swap; %d were answered", sent, answered)
 	got := ada.DoExpect("stat ada", "holder zonemud dev")
 	if !strings.Contains(got, "Server: game zonemud "+second) {
 		t.Errorf("stat after the reboot does not name the second build:\n%s", got)
