@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"io"
 	"log/slog"
 	"net"
+	"net/http"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -1069,5 +1071,202 @@ func TestCopyover_WaitingCountsThoseStillToComeBack(t *testing.T) {
 	eventually(t, "Ada back", func() bool { return h.LoggedIn() == 1 })
 	if n := h.Waiting(); n != 0 {
 		t.Errorf("%d waiting once the next game has put Ada back", n)
+	}
+}
+
+// bannedFrom is an address the ban tests ban: a loopback address of its
+// own, so the admin's (127.0.0.1) is not caught.
+const bannedFrom = "127.0.0.2"
+
+func dialerFrom(from string) *net.Dialer {
+	return &net.Dialer{LocalAddr: &net.TCPAddr{IP: net.ParseIP(from)}, Timeout: 5 * time.Second}
+}
+
+// sshGreeting is what the SSH port at addr writes to a client from
+// bannedFrom before it closes or within a few seconds: a refusal before
+// the handshake is the line alone, an SSH server's first line is its
+// version.
+func sshGreeting(t *testing.T, addr string) string {
+	t.Helper()
+	c, err := dialerFrom(bannedFrom).Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	_ = c.SetReadDeadline(time.Now().Add(30 * time.Second))
+	var got []byte
+	buf := make([]byte, 512)
+	for !bytes.Contains(got, []byte("\n")) {
+		n, err := c.Read(buf)
+		got = append(got, buf[:n]...)
+		if err != nil {
+			break
+		}
+	}
+	return string(got)
+}
+
+// webRefusal is the answer of the web front at addr to a WebSocket upgrade
+// from bannedFrom: its status and body.
+func webRefusal(t *testing.T, addr string) (int, string) {
+	t.Helper()
+	req, err := http.NewRequest("GET", "http://"+addr+web.Path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Connection", "Upgrade")
+	req.Header.Set("Upgrade", "websocket")
+	req.Header.Set("Sec-WebSocket-Version", "13")
+	req.Header.Set("Sec-WebSocket-Key", "dGhlIHNhbXBsZSBub25jZQ==")
+	req.Header.Set("Sec-WebSocket-Protocol", web.ProtoGMCP)
+	cl := &http.Client{Timeout: 30 * time.Second, Transport: &http.Transport{DialContext: dialerFrom(bannedFrom).DialContext, DisableKeepAlives: true}}
+	resp, err := cl.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, string(b)
+}
+
+// An address banned in the game is refused by the holder before any
+// handshake, on each front, in the words a gate uses: SSH before its
+// version line, telnet with the line and a close, a WebSocket upgrade with
+// 503; at once after the admin's ban, while no game is linked during a
+// reboot, and after it. A holder started afresh learns the bans from the
+// game, and an unban lets the address in at once.
+func TestCopyover_BannedAddressRefusedBeforeTheHandshake(t *testing.T) {
+	h, telnetAddr, sock := startHolder(t)
+	sshAddr, _ := startHolderSSH(t, h)
+	webAddr := startHolderWeb(t, h)
+	if c, err := dialerFrom(bannedFrom).Dial("tcp", sshAddr); err != nil {
+		t.Skipf("this machine cannot dial from %s: %v", bannedFrom, err)
+	} else {
+		c.Close()
+	}
+	cfg := servertest.Config(t)
+	cfg.Server.HolderSocket = sock
+	servertest.Admin(t, cfg, "Ada", "secret-ada")
+	first := servertest.Start(t, cfg)
+	waitLinked(t, h)
+	ada := servertest.Dial(t, telnetAddr)
+	ada.Login("Ada", "secret-ada")
+	if g := sshGreeting(t, sshAddr); !strings.HasPrefix(g, "SSH-2.0-") {
+		t.Fatalf("before any ban the SSH port greets with %q", g)
+	}
+
+	const line = "Your address is banned from this world until"
+	refused := func(when string) {
+		t.Helper()
+		if g := sshGreeting(t, sshAddr); !strings.HasPrefix(g, line) || !strings.Contains(g, "(spam)") || strings.Contains(g, "SSH-") {
+			t.Errorf("%s: the SSH port said %q to a banned address", when, g)
+		}
+		c, err := dialerFrom(bannedFrom).Dial("tcp", telnetAddr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tc := servertest.Wrap(t, c)
+		tc.Expect(line)
+		if !tc.WaitClosed(30 * time.Second) {
+			t.Errorf("%s: a banned address's telnet connection was kept", when)
+		}
+		if code, body := webRefusal(t, webAddr); code != http.StatusServiceUnavailable || !strings.Contains(body, line) {
+			t.Errorf("%s: a banned address's upgrade got %d %q", when, code, body)
+		}
+	}
+	ada.DoExpect("ban "+bannedFrom+" 7d spam", "Banned "+bannedFrom+"/32 until")
+	refused("at once")
+	second := swapGames(t, h, first, cfg, nil, func() { refused("while no game is linked") })
+	refused("after the reboot")
+
+	// A new holder in front of a new game on the same database.
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if err := second.Shutdown(ctx); err != nil {
+		t.Fatal(err)
+	}
+	h2, telnet2, sock2 := startHolder(t)
+	ssh2, _ := startHolderSSH(t, h2)
+	cfg.Server.HolderSocket = sock2
+	servertest.Start(t, cfg)
+	waitLinked(t, h2)
+	from := &net.TCPAddr{IP: net.ParseIP(bannedFrom)}
+	for deadline := time.Now().Add(30 * time.Second); h2.AddressRefused(from) == ""; time.Sleep(5 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("a new holder never learned the game's bans")
+		}
+	}
+	if g := sshGreeting(t, ssh2); !strings.HasPrefix(g, line) {
+		t.Errorf("a new holder's SSH port said %q to a banned address", g)
+	}
+	ada = servertest.Dial(t, telnet2)
+	ada.Login("Ada", "secret-ada")
+	ada.DoExpect("unban "+bannedFrom, "is lifted")
+	if g := sshGreeting(t, ssh2); !strings.HasPrefix(g, "SSH-2.0-") {
+		t.Errorf("after the unban the SSH port said %q", g)
+	}
+
+	// The first holder still has the ban; a game too old to keep it
+	// current (a protocol version before Bans) makes it forget the list,
+	// which that game would not update.
+	if h.AddressRefused(from) == "" {
+		t.Fatal("the first holder lost the ban with its game")
+	}
+	c, err := gate.DialHolder(sock, 30*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	r, w := boundary.NewReader(c), boundary.NewWriter(c)
+	if _, err := r.Read(); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.WriteFlush(&boundary.Welcome{Version: boundary.BansVersion - 1, Build: "old-game"}); err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(30 * time.Second); h.AddressRefused(from) != ""; time.Sleep(5 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("a holder kept its ban list under a game that does not send one")
+		}
+	}
+}
+
+// A game with more address bans than one frame carries sends them in
+// several, and the holder refuses every one of them.
+func TestCopyover_ManyBansReachTheHolder(t *testing.T) {
+	h, _, sock := startHolder(t)
+	cfg := servertest.Config(t)
+	cfg.Server.HolderSocket = sock
+	servertest.Admin(t, cfg, "Ada", "secret-ada")
+	db, err := store.Open(filepath.Join(cfg.Server.DataDir, cfg.Store.File), cfg.Store)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const n = boundary.MaxBans + 100
+	for i := range n {
+		b := store.Ban{Kind: store.BanAddress, Target: fmt.Sprintf("10.0.%d.%d/32", i/256, i%256), Reason: "bots", By: "ada", Created: time.Now().Unix()}
+		if err := db.PutBan(b); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+	servertest.Start(t, cfg)
+	waitLinked(t, h)
+	last := &net.TCPAddr{IP: net.IPv4(10, 0, byte((n-1)/256), byte((n-1)%256))}
+	for deadline := time.Now().Add(30 * time.Second); h.AddressRefused(last) == ""; time.Sleep(5 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the holder never learned the game's last ban")
+		}
+	}
+	for i := range n {
+		a := &net.TCPAddr{IP: net.IPv4(10, 0, byte(i/256), byte(i%256))}
+		if why := h.AddressRefused(a); why != "Your address is banned from this world (bots)." {
+			t.Fatalf("%s: the holder says %q", a, why)
+		}
+	}
+	if why := h.AddressRefused(&net.TCPAddr{IP: net.IPv4(10, 0, byte(n/256), byte(n%256))}); why != "" {
+		t.Errorf("an address nobody banned is refused: %q", why)
 	}
 }

@@ -3,9 +3,11 @@ package world
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"net/netip"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"zonemud/internal/logev"
@@ -37,16 +39,91 @@ var testHookBansRead func()
 // reads the bans back, under bansMu, so the list kept in memory is never
 // an older read than the last write. An error is write's; a failed read
 // back is logged and the old list stays.
+// Those told of each change (WatchBans) are told after the lock is let
+// go, before writeBans returns: before the admin's ban is answered.
 func (w *World) writeBans(write func() error) error {
 	w.bansMu.Lock()
-	defer w.bansMu.Unlock()
 	if err := write(); err != nil {
+		w.bansMu.Unlock()
 		return err
 	}
 	if err := w.loadBans(); err != nil {
 		w.log.Error("world: the bans could not be read back", logev.ID(4702), "err", err)
 	}
+	w.bansMu.Unlock()
+	w.banWatch.tell()
 	return nil
+}
+
+// banWatchers are the functions WatchBans registered. A leaf lock.
+type banWatchers struct {
+	mu  sync.Mutex
+	n   uint64
+	fns map[uint64]func() // guarded by mu
+}
+
+func (b *banWatchers) tell() {
+	b.mu.Lock()
+	fns := slices.Collect(maps.Values(b.fns))
+	b.mu.Unlock()
+	for _, fn := range fns {
+		fn()
+	}
+}
+
+// WatchBans calls fn after every ban and unban, until stop is called; fn
+// reads what it needs (AddressBans) itself: two changes at once may call
+// it twice with the newer list. It runs on the goroutine that made the
+// change, before the admin is answered, and must not block.
+func (w *World) WatchBans(fn func()) (stop func()) {
+	b := &w.banWatch
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.fns == nil {
+		b.fns = map[uint64]func(){}
+	}
+	b.n++
+	id := b.n
+	b.fns[id] = fn
+	return func() {
+		b.mu.Lock()
+		delete(b.fns, id)
+		b.mu.Unlock()
+	}
+}
+
+// AddressBan is a ban of a block of addresses, for a copyover holder to
+// refuse its connections itself.
+type AddressBan struct {
+	Block netip.Prefix // masked
+	Until time.Time    // zero: for ever
+	Line  string       // what Banned says to a connection from the block
+}
+
+// AddressBans are the address bans in force now, each with the line
+// Banned refuses a connection from its block with.
+func (w *World) AddressBans() []AddressBan {
+	list := w.bans.Load()
+	if list == nil {
+		return nil
+	}
+	now := time.Now()
+	var out []AddressBan
+	for _, b := range *list {
+		if b.Kind != store.BanAddress || b.Expired(now) {
+			continue
+		}
+		p, err := netip.ParsePrefix(b.Target)
+		if err != nil {
+			continue
+		}
+		ab := AddressBan{Block: p.Masked(), Line: banLine("Your address is banned from this world", b)}
+		if b.Expires != 0 {
+			ab.Until = time.Unix(b.Expires, 0)
+		}
+		out = append(out, ab)
+	}
+	return out
 }
 
 // Banned says why a connection from addr (and, once a name is typed, for

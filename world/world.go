@@ -143,6 +143,8 @@ type World struct {
 	// bansMu is held from a ban's or unban's write to its read back, so
 	// two admins at once cannot leave the older read in bans. A leaf.
 	bansMu sync.Mutex
+	// banWatch are told of every change of the bans (WatchBans).
+	banWatch banWatchers
 
 	gr           run.Group          // every goroutine the world starts
 	zonesRunning sync.WaitGroup     // zone goroutines, for shutdown

@@ -61,11 +61,15 @@
 // 2, AuthAnswer (denied, opens the account, or no such account; the last
 // two with a grant, which a Login must bring back once) and, from version
 // 3, Took (the session's reader has taken so many of the events sent it:
-// the holder reads no further ahead of it than a window).
+// the holder reads no further ahead of it than a window) and, from version
+// 4, Bans (the game's address bans: each block, when it ends and the line
+// a client from it is told; the whole list after the handshake and after
+// every change, split over frames of at most MaxBans).
 //
 // A holder sends a version-2 frame only on a link that agreed on version
-// 2 or more, and a game a version-3 frame only on one that agreed on 3;
-// an older peer would drop the link at the unknown kind.
+// 2 or more, and a game a version-3 or version-4 frame only on one that
+// agreed on that version; an older peer would drop the link at the
+// unknown kind.
 //
 // Every frame a game sends about a session names the holder's session id,
 // so that a holder can later put several games behind one set of

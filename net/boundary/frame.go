@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"net/netip"
 	"unicode/utf8"
 
 	"zonemud/internal/markup"
@@ -14,9 +15,10 @@ import (
 // oldest. Version 2 adds the SSH front's frames (AuthAsk, AuthAnswer,
 // Login) and the web front's Resume: a holder sends them only on a link
 // that agreed on 2 or more. Version 3 adds Took: a game sends it only on
-// a link that agreed on 3 or more.
+// a link that agreed on 3 or more. Version 4 adds Bans, which a game sends
+// only on a link that agreed on 4 or more.
 const (
-	Version    = 3
+	Version    = 4
 	MinVersion = 1
 )
 
@@ -33,6 +35,9 @@ const TookVersion = 3
 // TookEvery events be outstanding, or it would wait for a Took that never
 // comes. It is part of the protocol: a change needs a new version.
 const TookEvery = 16
+
+// BansVersion is the first version with Bans.
+const BansVersion = 4
 
 // MaxFrame is the bound on a frame's body (kind and fields), in bytes. The
 // game's output queue per session is smaller, and the holder's lines are
@@ -78,6 +83,7 @@ const (
 	KindSnapped  Kind = 35
 	KindAuthAns  Kind = 36
 	KindTook     Kind = 37
+	KindBans     Kind = 38
 )
 
 // Frame is one message of the protocol.
@@ -324,6 +330,27 @@ type Took struct {
 	N       uint64
 }
 
+// MaxBans bounds the bans in one Bans frame: a longer list goes in several.
+const MaxBans = 1024
+
+// AddressBan is one ban of a block of addresses.
+type AddressBan struct {
+	Block   string // the block, as netip.Prefix writes it, masked: "203.0.113.7/32", "2001:db8::/32"
+	Expires int64  // when it ends, in Unix seconds; 0: never
+	Line    string // what a client from the block is told: the game's own words
+}
+
+// Bans is the game's list of address bans, for the holder to refuse a
+// banned address before any handshake as a gate does, on every front, and
+// while no game is linked. The game sends the whole list after the
+// handshake and again after every ban and unban, at most MaxBans to a
+// frame: every frame of a list but its last has More set, and the holder
+// replaces its list with the whole one at the last.
+type Bans struct {
+	More bool
+	List []AddressBan
+}
+
 func (Hello) Kind() Kind         { return KindHello }
 func (Welcome) Kind() Kind       { return KindWelcome }
 func (Refuse) Kind() Kind        { return KindRefuse }
@@ -348,6 +375,7 @@ func (AuthAnswer) Kind() Kind    { return KindAuthAns }
 func (Login) Kind() Kind         { return KindLogin }
 func (Resume) Kind() Kind        { return KindResume }
 func (Took) Kind() Kind          { return KindTook }
+func (Bans) Kind() Kind          { return KindBans }
 
 // newFrame is an empty frame of kind k, or nil for an unknown kind.
 func newFrame(k Kind) Frame {
@@ -400,6 +428,8 @@ func newFrame(k Kind) Frame {
 		return &Resume{}
 	case KindTook:
 		return &Took{}
+	case KindBans:
+		return &Bans{}
 	}
 	return nil
 }
@@ -494,6 +524,38 @@ func (f *Login) get(d *dec) {
 	f.Front, f.Remote, f.User = d.str(), d.str(), d.str()
 	f.Grant = d.uv()
 	f.Client.get(d)
+}
+
+func (f *Bans) put(e *enc) {
+	e.bool(f.More)
+	e.uv(uint64(len(f.List)))
+	for _, b := range f.List {
+		e.str(b.Block)
+		e.uv(uint64(b.Expires))
+		e.str(b.Line)
+	}
+}
+
+func (f *Bans) get(d *dec) {
+	f.More = d.bool()
+	n := d.uv()
+	if n > MaxBans {
+		d.fail("%d bans in a frame", n)
+		return
+	}
+	for i := uint64(0); i < n && d.err == nil; i++ {
+		b := AddressBan{Block: d.str()}
+		if p, err := netip.ParsePrefix(b.Block); d.err == nil && (err != nil || p != p.Masked() || p.String() != b.Block) {
+			d.fail("ban block %q", b.Block)
+		}
+		if ex := d.uv(); ex > math.MaxInt64 {
+			d.fail("ban expiry %d", ex)
+		} else {
+			b.Expires = int64(ex)
+		}
+		b.Line = d.str()
+		f.List = append(f.List, b)
+	}
 }
 
 func (c *Client) put(e *enc) {

@@ -46,6 +46,10 @@ func every() []Frame {
 		&Login{Session: 9, Front: "ssh", Remote: "10.0.0.1:5000", User: "ada", Grant: 1 << 62, Client: cl},
 		&Resume{Session: 9, Token: "tok-en_", Name: "Ada"},
 		&Took{Session: 9, N: 1 << 33},
+		&Bans{More: true, List: []AddressBan{
+			{Block: "203.0.113.0/24", Expires: 1 << 40, Line: "Your address is banned from this world until 2099-01-01 00:00 UTC (spam)."},
+			{Block: "2001:db8::/32", Line: "Your address is banned from this world."},
+		}},
 	}
 }
 
@@ -132,31 +136,38 @@ func frameOf(kind byte, body ...byte) []byte {
 func TestGarbage(t *testing.T) {
 	huge := binary.BigEndian.AppendUint32(nil, MaxFrame+1)
 	cases := map[string][]byte{
-		"empty body":          {0, 0, 0, 0},
-		"length past bound":   append(huge, make([]byte, 16)...),
-		"all ones length":     {0xff, 0xff, 0xff, 0xff, 1},
-		"unknown kind":        frameOf(200),
-		"kind zero":           frameOf(0),
-		"bytes after fields":  frameOf(byte(KindLinkLost), 3, 0),
-		"fields cut short":    frameOf(byte(KindInput), 3),
-		"bool not 0 or 1":     frameOf(byte(KindCompress), 3, 2),
-		"string past frame":   frameOf(byte(KindRefuse), 50, 'a'),
-		"bad uvarint":         frameOf(byte(KindLinkLost), 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x01),
-		"u32 overflow":        frameOf(byte(KindTooLong), 1, 0x80, 0x80, 0x80, 0x80, 0x10),
-		"op kind unknown":     frameOf(byte(KindOutput), 1, 1, 99, 0),
-		"too many ops":        frameOf(byte(KindOutput), 1, 0xff, 0x7f),
-		"colour level 9":      frameOf(byte(KindClient), 1, 80, 24, 0, 0, 9, 0, 0, 0, 0),
-		"colour override 7":   frameOf(byte(KindState), 1, 0, 14, 0),
-		"package not UTF-8":   frameOf(byte(KindState), 1, 0, 1, 1, 1, 0xff),
-		"Welcome as a Hello?": frameOf(byte(KindHello), 1),
-		"auth method 0":       frameOf(byte(KindAuthAsk), 1, 0, 0, 0, 0),
-		"auth method 4":       frameOf(byte(KindAuthAsk), 1, 4, 0, 0, 0),
-		"secret past bound":   frameOf(byte(KindAuthAsk), append([]byte{1, 2, 0, 0, 0x81, 0x80, 0x01}, make([]byte, 16<<10+1)...)...),
-		"verdict 0":           frameOf(byte(KindAuthAns), 1, 0, 0, 0, 0),
-		"verdict 4":           frameOf(byte(KindAuthAns), 1, 4, 0, 0, 0),
-		"answer cut short":    frameOf(byte(KindAuthAns), 1, 2, 0),
-		"login client cut":    frameOf(byte(KindLogin), 1, 0, 0, 0, 5, 80),
-		"resume name missing": frameOf(byte(KindResume), 1, 2, 'a', 'b'),
+		"empty body":            {0, 0, 0, 0},
+		"length past bound":     append(huge, make([]byte, 16)...),
+		"all ones length":       {0xff, 0xff, 0xff, 0xff, 1},
+		"unknown kind":          frameOf(200),
+		"kind zero":             frameOf(0),
+		"bytes after fields":    frameOf(byte(KindLinkLost), 3, 0),
+		"fields cut short":      frameOf(byte(KindInput), 3),
+		"bool not 0 or 1":       frameOf(byte(KindCompress), 3, 2),
+		"string past frame":     frameOf(byte(KindRefuse), 50, 'a'),
+		"bad uvarint":           frameOf(byte(KindLinkLost), 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x01),
+		"u32 overflow":          frameOf(byte(KindTooLong), 1, 0x80, 0x80, 0x80, 0x80, 0x10),
+		"op kind unknown":       frameOf(byte(KindOutput), 1, 1, 99, 0),
+		"too many ops":          frameOf(byte(KindOutput), 1, 0xff, 0x7f),
+		"colour level 9":        frameOf(byte(KindClient), 1, 80, 24, 0, 0, 9, 0, 0, 0, 0),
+		"colour override 7":     frameOf(byte(KindState), 1, 0, 14, 0),
+		"package not UTF-8":     frameOf(byte(KindState), 1, 0, 1, 1, 1, 0xff),
+		"Welcome as a Hello?":   frameOf(byte(KindHello), 1),
+		"auth method 0":         frameOf(byte(KindAuthAsk), 1, 0, 0, 0, 0),
+		"auth method 4":         frameOf(byte(KindAuthAsk), 1, 4, 0, 0, 0),
+		"secret past bound":     frameOf(byte(KindAuthAsk), append([]byte{1, 2, 0, 0, 0x81, 0x80, 0x01}, make([]byte, 16<<10+1)...)...),
+		"verdict 0":             frameOf(byte(KindAuthAns), 1, 0, 0, 0, 0),
+		"verdict 4":             frameOf(byte(KindAuthAns), 1, 4, 0, 0, 0),
+		"answer cut short":      frameOf(byte(KindAuthAns), 1, 2, 0),
+		"login client cut":      frameOf(byte(KindLogin), 1, 0, 0, 0, 5, 80),
+		"resume name missing":   frameOf(byte(KindResume), 1, 2, 'a', 'b'),
+		"bans more not bool":    frameOf(byte(KindBans), 2, 0),
+		"too many bans":         frameOf(byte(KindBans), 0, 0x81, 0x08),
+		"ban block not one":     frameOf(byte(KindBans), 0, 1, 3, 'a', 'b', 'c', 0, 0),
+		"ban block unmasked":    frameOf(byte(KindBans), 0, 1, 10, '1', '0', '.', '0', '.', '0', '.', '1', '/', '8', 0, 0),
+		"ban block uncanonical": frameOf(byte(KindBans), 0, 1, 13, '2', '0', '0', '1', ':', 'D', 'B', '8', ':', ':', '/', '3', '2', 0, 0),
+		"ban expiry past int64": frameOf(byte(KindBans), 0, 1, 10, '1', '0', '.', '0', '.', '0', '.', '0', '/', '8', 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x01, 0),
+		"ban line missing":      frameOf(byte(KindBans), 0, 1, 10, '1', '0', '.', '0', '.', '0', '.', '0', '/', '8', 0),
 	}
 	for name, b := range cases {
 		if _, _, err := Decode(b); !errors.Is(err, ErrMalformed) {
@@ -275,6 +286,7 @@ func FuzzDecode(f *testing.F) {
 	}
 	f.Add([]byte{0, 0, 0, 1, byte(KindSwap)})
 	f.Add([]byte{0, 0, 0, 3, byte(KindOutput), 1, 0xff})
+	f.Add(frameOf(byte(KindBans), 0, 1, 10, '1', '0', '.', '0', '.', '0', '.', '0', '/', '8', 0, 0))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		var frames []Frame
 		rest := data

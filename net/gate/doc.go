@@ -30,7 +30,8 @@
 //     go; and the holder's (holder.go), which keeps telnet, TLS, SSH
 //     (holder_ssh.go: the game checks each credential over the link and
 //     starts the session only on its own grant) and WebSocket
-//     (holder_web.go) connections open across games, relays their events
+//     (holder_web.go) connections open across games, refuses the game's
+//     banned addresses before any handshake (holder_bans.go), relays their events
 //     as frames and applies each burst of output to the connection's
 //     encoder, and hands lines typed while no game runs to the next one.
 //     The holder never calls the world.

@@ -55,6 +55,8 @@ type Holder struct {
 	outCap   int          // immutable: the output one connection may have waiting, in bytes
 	cuts     atomic.Uint64
 
+	bans atomic.Pointer[[]holderBan] // the game's address bans (holder_bans.go)
+
 	mu        sync.Mutex
 	held      map[uint64]*held // guarded by mu
 	link      *holderLink      // guarded by mu: the game linked now, nil between games
@@ -189,10 +191,10 @@ func (h *Holder) ServeTelnet(l net.Listener) error {
 	})
 }
 
-// admit counts a new connection against max_connections and
-// max_conns_per_ip, as a gate does (bans are the game's: it checks them at
-// login), and returns its address key; a connection past either is told
-// why (a plain one: TLS has not begun) and closed.
+// admit refuses a banned address and counts a new connection against
+// max_connections and max_conns_per_ip, as a gate does, and returns its
+// address key; a connection refused is told why (a plain one: TLS has not
+// begun) and closed.
 func (h *Holder) admit(c net.Conn, tell bool) (string, bool) {
 	key, why := h.admitAddr(c.RemoteAddr())
 	if why == "" {
@@ -206,8 +208,12 @@ func (h *Holder) admit(c net.Conn, tell bool) (string, bool) {
 	return "", false
 }
 
-// admitAddr counts a connection from addr, or says why it may not open.
+// admitAddr counts a connection from addr, or says why it may not open:
+// a ban first, as a gate's admission does.
 func (h *Holder) admitAddr(addr net.Addr) (key, why string) {
+	if why := h.AddressRefused(addr); why != "" {
+		return "", why
+	}
 	key = ipKey(h.cfg, addr)
 	if n := h.conns.Add(1); n > int64(h.cfg.MaxConnections) {
 		h.conns.Add(-1)
@@ -364,6 +370,7 @@ type holderLink struct {
 	version uint32      // immutable: the protocol version agreed
 	snap    chan string // Snapped answers, to Snapshot
 	holderAsks
+	banParts []boundary.AddressBan // link reader only: a Bans list's frames so far
 
 	wmu      sync.Mutex // guards w, swapping and the writes on c
 	w        *boundary.Writer
@@ -409,6 +416,9 @@ func (h *Holder) serveLink(c net.Conn) {
 	}
 	lk.build, lk.version = gb, v
 	h.link = lk
+	if v < boundary.BansVersion {
+		h.bans.Store(nil) // it sends none, so would not keep a list current
+	}
 	var hs []*held
 	for _, hd := range h.held {
 		hs = append(hs, hd)
@@ -473,6 +483,8 @@ func (lk *holderLink) read() bool {
 			}
 		case *boundary.AuthAnswer:
 			lk.answered(f)
+		case *boundary.Bans:
+			lk.gotBans(f)
 		case *boundary.Snapped:
 			select {
 			case lk.snap <- f.Err:

@@ -1,7 +1,6 @@
 package gate
 
 import (
-	"net"
 	"sync"
 	"time"
 
@@ -11,9 +10,11 @@ import (
 // The holder's SSH front (net/sshd over a Holder): the holder owns the host
 // key and the listener and does the SSH crypto, so a session survives the
 // game's restart; what only the game knows (accounts and their passwords
-// and keys, bans, the login limits) it asks the linked game over the link
-// (AuthAsk, AuthAnswer), and it starts the session in the game that
-// answered (Login, with that game's grant).
+// and keys, the address shut-outs, the login limits) it asks the linked
+// game over the link (AuthAsk, AuthAnswer), and it starts the session in
+// the game that answered (Login, with that game's grant). Address bans it
+// applies itself, before the handshake, from the list the game sends it
+// (holder_bans.go).
 //
 // Trust: the game believes the holder. The holder is the process that
 // started it, the same executable, and the link is a unix socket in
@@ -45,11 +46,6 @@ const (
 	sshLoginSwap  = "The world restarted while you logged in; please connect again."
 	maxAuthSecret = 16 << 10 // boundary's bound on an AuthAsk's secret
 )
-
-// AddressRefused is "" for every address: the shut-outs and bans are the
-// game's, which it checks at each AuthAsk (the holder's own caps are
-// counted when a session starts).
-func (h *Holder) AddressRefused(net.Addr) string { return "" }
 
 // waitLink returns the linked game, waiting up to d for one, with the
 // channel closed when it goes; nil if none links in time.

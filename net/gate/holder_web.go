@@ -17,8 +17,8 @@ import (
 func (h *Holder) AddressKey(addr net.Addr) string { return ipKey(h.cfg, addr) }
 
 // Admit counts a new web connection against max_connections and
-// max_conns_per_ip, or returns the line that says why it may not open.
-// Bans are the game's, checked at login.
+// max_conns_per_ip, or returns the line that says why it may not open: a
+// banned address first, by the game's list (holder_bans.go).
 func (h *Holder) Admit(addr net.Addr) string {
 	_, why := h.admitAddr(addr)
 	return why

@@ -76,6 +76,7 @@ func (g *Gate) ServeLink(c net.Conn, build string) (swapped bool, err error) {
 	_ = c.SetDeadline(time.Time{})
 	l.version = v
 	g.gr.GoWith(flusherLabels, l.flusher)
+	defer l.watchBans(v)()
 	g.log.Info("gate: a holder linked", logev.ID(2401), "version", v, "holder", hb)
 	for {
 		f, err := l.r.Read()
