@@ -72,8 +72,9 @@ const (
 	envHolderPorts   = "ZONEMUD_HOLDER_PORTS"   // "telnet-port tls-port", "-" for off
 )
 
-// gameStartWait bounds a game's start, from exec to its link.
-const gameStartWait = 2 * time.Minute
+// gameStartWait bounds a game's start, from exec to its link; an SSH login
+// during a swap waits as long for the next game (gate.GameWait).
+const gameStartWait = gate.GameWait
 
 // preflightWait bounds the new binary's check.
 const preflightWait = 2 * time.Minute

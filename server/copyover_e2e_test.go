@@ -3,12 +3,15 @@ package server_test
 import (
 	"bytes"
 	"context"
+	"crypto/ed25519"
+	"crypto/rand"
 	"fmt"
 	"io"
 	"log/slog"
 	"net"
 	"net/http"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -381,7 +384,13 @@ func TestCopyover_HolderLimitsConnectionsPerAddress(t *testing.T) {
 // process does, and returns its address and its host key check.
 func startHolderSSH(t *testing.T, h *gate.Holder) (string, gossh.HostKeyCallback) {
 	t.Helper()
-	s, err := sshd.New(h, t.TempDir(), sshd.DefaultConfig(), nil)
+	return startHolderSSHWith(t, h, sshd.DefaultConfig())
+}
+
+// startHolderSSHWith is startHolderSSH with the front's configuration cfg.
+func startHolderSSHWith(t *testing.T, h *gate.Holder, cfg sshd.Config) (string, gossh.HostKeyCallback) {
+	t.Helper()
+	s, err := sshd.New(h, t.TempDir(), cfg, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -400,16 +409,17 @@ func startHolderSSH(t *testing.T, h *gate.Holder) (string, gossh.HostKeyCallback
 
 // An SSH player behind the holder: the holder owns the host key and does
 // the SSH crypto, the game checks the account over the link. With no game
-// linked a client is refused, told why in a banner; a new name answers the
-// creation questions with the password hidden (the holder reads it away
-// from the line editor); a wrong password is refused; and the player stays
-// connected, in the room, through a restart of the game, a line typed
-// during the swap answered once. A client that authenticated before the
-// swap and asks for its shell after it is told to connect again: the new
-// game did not check it.
+// linked within the bound a client is refused, told why in a banner; a new
+// name answers the creation questions with the password hidden (the
+// holder reads it away from the line editor); a wrong password is
+// refused; and the player stays connected, in the room, through a restart
+// of the game, a line typed during the swap answered once. A client that
+// authenticated before the swap and asks for its shell after it gets in:
+// the new game checked its password again.
 func TestCopyover_SSHPlayerStaysThroughAGameRestart(t *testing.T) {
 	h, _, sock := startHolder(t)
 	addr, hostKey := startHolderSSH(t, h)
+	h.SetGameWait(time.Second) // no game comes: the refusal below
 	client := func(user, pw string, banner *string) *gossh.ClientConfig {
 		return &gossh.ClientConfig{User: user, Auth: []gossh.AuthMethod{gossh.Password(pw)}, HostKeyCallback: hostKey,
 			BannerCallback: func(m string) error {
@@ -427,9 +437,11 @@ func TestCopyover_SSHPlayerStaysThroughAGameRestart(t *testing.T) {
 	if !strings.Contains(banner, "restarting") {
 		t.Errorf("the client refused with no game was told %q", banner)
 	}
+	h.SetGameWait(0)
 
 	cfg := servertest.Config(t)
 	cfg.Server.HolderSocket = sock
+	servertest.Admin(t, cfg, "Cai", "secret-cai")
 	first := servertest.Start(t, cfg)
 	waitLinked(t, h)
 	ada := servertest.DialSSH(t, addr, client("Ada", "anything", nil))
@@ -456,8 +468,8 @@ func TestCopyover_SSHPlayerStaysThroughAGameRestart(t *testing.T) {
 	}
 	bob.DoExpect("look", "Market Row")
 	// One that authenticates now and asks for its shell only after the
-	// swap: the game that checked its password is gone.
-	late, err := gossh.Dial("tcp", addr, client("Ada", "secret-ada", nil))
+	// swap: the game that checked its password is gone, the next checks it.
+	late, err := gossh.Dial("tcp", addr, client("Cai", "secret-cai", nil))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -477,9 +489,10 @@ func TestCopyover_SSHPlayerStaysThroughAGameRestart(t *testing.T) {
 	}
 	bob.DoExpect("look", "Market Row")
 	lt := servertest.OpenSSH(t, late)
-	lt.Expect("The world restarted while you logged in")
-	if !lt.WaitClosed(30 * time.Second) {
-		t.Error("a session the new game did not authenticate stayed open")
+	lt.Expect("Exits:")
+	lt.DoExpect("score", "Cai")
+	if bytes.Contains(lt.Raw(), []byte("restarted while you logged in")) {
+		t.Errorf("the late session was told to connect again:\n%s", lt.Raw())
 	}
 	bob.DoExpect("look", "Market Row") // not taken over by it
 }
@@ -1071,6 +1084,226 @@ func TestCopyover_WaitingCountsThoseStillToComeBack(t *testing.T) {
 	eventually(t, "Ada back", func() bool { return h.LoggedIn() == 1 })
 	if n := h.Waiting(); n != 0 {
 		t.Errorf("%d waiting once the next game has put Ada back", n)
+	}
+}
+
+// sshResult is what one SSH client's dial came to: the client, and with
+// shell its terminal.
+type sshResult struct {
+	c    *gossh.Client
+	term net.Conn
+	err  error
+}
+
+// dialSSHAsync authenticates at addr as user on a goroutine of its own,
+// and with shell opens a terminal at once.
+func dialSSHAsync(addr, user string, auth gossh.AuthMethod, hostKey gossh.HostKeyCallback, shell bool) chan sshResult {
+	ch := make(chan sshResult, 1)
+	go func() {
+		c, err := gossh.Dial("tcp", addr, &gossh.ClientConfig{User: user, Auth: []gossh.AuthMethod{auth}, HostKeyCallback: hostKey})
+		r := sshResult{c: c, err: err}
+		if err == nil && shell {
+			r.term, r.err = servertest.StartShell(c)
+		}
+		ch <- r
+	}()
+	return ch
+}
+
+// dialed is the result of a dialSSHAsync; the test fails if it never ends.
+func dialed(t *testing.T, ch chan sshResult) sshResult {
+	t.Helper()
+	select {
+	case r := <-ch:
+		if r.c != nil {
+			t.Cleanup(func() { _ = r.c.Close() })
+		}
+		return r
+	case <-time.After(2 * time.Minute):
+		t.Fatal("an SSH client's authentication never ended")
+	}
+	return sshResult{}
+}
+
+// waitSSHWaiting waits until n SSH logins wait for a game at the holder.
+func waitSSHWaiting(t *testing.T, h *gate.Holder, n int) {
+	t.Helper()
+	for deadline := time.Now().Add(time.Minute); h.SSHWaiting() < n; time.Sleep(5 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("%d SSH logins wait for a game, want %d", h.SSHWaiting(), n)
+		}
+	}
+}
+
+// newSSHKey is a fresh ed25519 key and its authorized_keys line.
+func newSSHKey(t *testing.T) (gossh.Signer, string) {
+	t.Helper()
+	_, priv, err := ed25519.GenerateKey(rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := gossh.NewSignerFromKey(priv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s, strings.TrimSpace(string(gossh.MarshalAuthorizedKey(s.PublicKey())))
+}
+
+// SSH logins whose authentication is under way while the game swaps wait
+// for the next game and end in the player's character there, without
+// connecting again: one by password, one by key. The new game checks each
+// credential itself: a wrong password during the swap is still refused.
+func TestCopyover_SSHLoginDuringASwapGetsIn(t *testing.T) {
+	h, telnetAddr, sock := startHolder(t)
+	scfg := sshd.DefaultConfig()
+	scfg.HandshakeTimeoutSecs = 2 // shorter than the swap: the wait for a game does not count
+	addr, hostKey := startHolderSSHWith(t, h, scfg)
+	cfg := servertest.Config(t)
+	cfg.Server.HolderSocket = sock
+	servertest.Admin(t, cfg, "Ada", "secret-ada")
+	first := servertest.Start(t, cfg)
+	waitLinked(t, h)
+	key, line := newSSHKey(t)
+	bea := servertest.Dial(t, telnetAddr)
+	bea.Create("Bea", "secret-bea")
+	bea.DoExpect("sshkey add "+line, "Key added")
+	bea.DoExpect("west", "Market Row")
+	bea.Quit()
+
+	var ada, beaKey, wrong chan sshResult
+	swapGames(t, h, first, cfg, func() {
+		// The game lets go now: none of them can be asked before the
+		// next game links.
+		ada = dialSSHAsync(addr, "Ada", gossh.Password("secret-ada"), hostKey, true)
+		beaKey = dialSSHAsync(addr, "Bea", gossh.PublicKeys(key), hostKey, true)
+		wrong = dialSSHAsync(addr, "Ada", gossh.Password("not-her-password"), hostKey, false)
+		waitSSHWaiting(t, h, 3)
+		time.Sleep(3 * time.Second) // past the front's handshake timeout
+	}, nil)
+
+	r := dialed(t, ada)
+	if r.err != nil {
+		t.Fatalf("the password login during the swap: %v", r.err)
+	}
+	a := servertest.Wrap(t, r.term)
+	a.Expect("Exits:")
+	a.DoExpect("score", "Ada")
+	r = dialed(t, beaKey)
+	if r.err != nil {
+		t.Fatalf("the key login during the swap: %v", r.err)
+	}
+	b := servertest.Wrap(t, r.term)
+	b.Expect("Market Row")
+	b.DoExpect("score", "Bea")
+	for _, c := range []*servertest.Client{a, b} {
+		if bytes.Contains(c.Raw(), []byte("connect again")) || bytes.Contains(c.Raw(), []byte("restarting")) {
+			t.Errorf("a login during the swap was told to come back:\n%s", c.Raw())
+		}
+	}
+	if r := dialed(t, wrong); r.err == nil {
+		t.Error("a wrong password during the swap was let in")
+	}
+	if n := h.CredentialsKept(); n != 0 {
+		t.Errorf("the holder keeps the credentials of %d players in their characters", n)
+	}
+}
+
+// fakeGame links to the holder at sock as a game does, for a test to
+// answer the holder's frames itself (or not at all).
+func fakeGame(t *testing.T, sock string) (net.Conn, *boundary.Reader, *boundary.Writer) {
+	t.Helper()
+	c, err := gate.DialHolder(sock, 30*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = c.Close() })
+	_ = c.SetDeadline(time.Now().Add(time.Minute)) // a bound on a hang
+	r, w := boundary.NewReader(c), boundary.NewWriter(c)
+	if _, _, err := boundary.Answer(r, w, "fake-game"); err != nil {
+		t.Fatal(err)
+	}
+	return c, r, w
+}
+
+// readFrames reads from a fake game's link until it has n frames of the
+// kind of want, and returns them.
+func readFrames[F boundary.Frame](t *testing.T, r *boundary.Reader, n int) []F {
+	t.Helper()
+	var got []F
+	for len(got) < n {
+		f, err := r.Read()
+		if err != nil {
+			t.Fatalf("reading the holder's frames: %v", err)
+		}
+		if ff, ok := f.(F); ok {
+			got = append(got, ff)
+		}
+	}
+	return got
+}
+
+// The steps of an SSH login behind the holder are each kept to a game that
+// checked the client. A game that goes with a password's question
+// unanswered: the holder asks the next game. A game that let two clients
+// in and goes before it put them in their characters (here one that
+// lies, letting in a wrong password): the holder asks the next, real,
+// game again with what each client typed, and that game lets in the right
+// password and refuses the wrong one.
+func TestCopyover_SSHLoginIsAskedAgainOfTheNextGame(t *testing.T) {
+	h, _, sock := startHolder(t)
+	addr, hostKey := startHolderSSH(t, h)
+	cfg := servertest.Config(t)
+	cfg.Server.HolderSocket = sock
+	servertest.Admin(t, cfg, "Ada", "secret-ada")
+	servertest.Admin(t, cfg, "Cai", "secret-cai")
+
+	// A game that takes the questions and dies.
+	c1, r1, _ := fakeGame(t, sock)
+	waitLinked(t, h)
+	ada := dialSSHAsync(addr, "Ada", gossh.Password("secret-ada"), hostKey, false)
+	cai := dialSSHAsync(addr, "Cai", gossh.Password("not-her-password"), hostKey, false)
+	asks := readFrames[*boundary.AuthAsk](t, r1, 2)
+	_ = c1.Close()
+
+	// The next is asked the same, and lets both in.
+	c2, r2, w2 := fakeGame(t, sock)
+	again := readFrames[*boundary.AuthAsk](t, r2, 2)
+	grants := map[string]uint64{}
+	for i, a := range again {
+		if a.Method != boundary.AuthPassword {
+			t.Fatalf("asked again by %v", a.Method)
+		}
+		if !slices.ContainsFunc(asks, func(b *boundary.AuthAsk) bool {
+			return b.User == a.User && b.Method == a.Method && bytes.Equal(b.Secret, a.Secret)
+		}) {
+			t.Errorf("the next game was asked %s/%q, which the first was not", a.User, a.Secret)
+		}
+		grants[a.User] = uint64(100 + i)
+		if err := w2.WriteFlush(&boundary.AuthAnswer{Ask: a.Ask, Verdict: boundary.Opens, Account: a.User, Grant: grants[a.User]}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ra, rc := dialed(t, ada), dialed(t, cai)
+	if ra.err != nil || rc.err != nil {
+		t.Fatalf("the clients the game let in: %v, %v", ra.err, rc.err)
+	}
+	at, ct := servertest.OpenSSH(t, ra.c), servertest.OpenSSH(t, rc.c)
+	for _, lg := range readFrames[*boundary.Login](t, r2, 2) {
+		if lg.Grant != grants[lg.User] {
+			t.Errorf("%s's Login brought grant %d, not its game's %d", lg.User, lg.Grant, grants[lg.User])
+		}
+	}
+	// It dies before it puts them in their characters.
+	_ = c2.Close()
+	servertest.Start(t, cfg)
+	at.Expect("Exits:")
+	at.DoExpect("score", "Ada")
+	ct.Expect("please connect again")
+	if !ct.WaitClosed(30 * time.Second) {
+		t.Fatal("a wrong password a lying game let in was started by the real one")
+	}
+	if bytes.Contains(ct.Raw(), []byte("Exits:")) {
+		t.Errorf("the wrong password reached a character:\n%s", ct.Raw())
 	}
 }
 

@@ -29,7 +29,8 @@
 //     over a linkConn like any other connection, and a Swap lets them all
 //     go; and the holder's (holder.go), which keeps telnet, TLS, SSH
 //     (holder_ssh.go: the game checks each credential over the link and
-//     starts the session only on its own grant) and WebSocket
+//     starts the session only on its own grant; a login during a swap
+//     waits for the next game and is checked again there) and WebSocket
 //     (holder_web.go) connections open across games, refuses the game's
 //     banned addresses before any handshake (holder_bans.go), relays their events
 //     as frames and applies each burst of output to the connection's

@@ -55,7 +55,11 @@ type Holder struct {
 	outCap   int          // immutable: the output one connection may have waiting, in bytes
 	cuts     atomic.Uint64
 
-	bans atomic.Pointer[[]holderBan] // the game's address bans (holder_bans.go)
+	bans       atomic.Pointer[[]holderBan] // the game's address bans (holder_bans.go)
+	gameWait   atomic.Int64                // SetGameWait's, 0 for GameWait
+	sshWaiting atomic.Int64                // SSH logins waiting for a game
+	stop       chan struct{}               // closed by Shutdown
+	stopOnce   sync.Once
 
 	mu        sync.Mutex
 	held      map[uint64]*held // guarded by mu
@@ -75,7 +79,7 @@ func NewHolder(cfg Config, build string, log *slog.Logger) *Holder {
 	// the one a slow client fills: it has the gate's limit, and a client
 	// is cut at the same point whether the holder keeps it or not.
 	return &Holder{cfg: cfg, log: log, build: build, held: map[uint64]*held{}, outCap: cfg.OutputLimitKiB << 10,
-		linked: make(chan struct{}), unlinked: make(chan struct{})}
+		linked: make(chan struct{}), unlinked: make(chan struct{}), stop: make(chan struct{})}
 }
 
 // Cuts is the number of connections the holder closed because their
@@ -339,6 +343,7 @@ func (h *Holder) Snapshot(path string, wait time.Duration) error {
 // Shutdown closes the listeners and every connection.
 func (h *Holder) Shutdown() {
 	h.stopping.Store(true)
+	h.stopOnce.Do(func() { close(h.stop) })
 	h.mu.Lock()
 	for _, l := range h.listeners {
 		_ = l.Close()
@@ -471,6 +476,9 @@ func (lk *holderLink) read() bool {
 				hd.mu.Lock()
 				hd.account, hd.color, hd.colorSet, hd.gmcp = f.Account, f.Color, f.ColorSet, f.GMCP
 				hd.inGame = lk
+				if f.Account != "" {
+					hd.ssh.inCharacter()
+				}
 				hd.mu.Unlock()
 			}
 		case *boundary.Detached:
@@ -511,7 +519,7 @@ func (lk *holderLink) attach(hd *held) {
 		return
 	}
 	if hd.front == frontSSH && hd.account == "" {
-		hd.refuseLogin()
+		hd.loginAgain()
 		return
 	}
 	if hd.served && hd.account == "" {
@@ -566,6 +574,8 @@ type held struct {
 	front string  // immutable
 	key   string  // immutable: its per-address key
 	c     conn    // immutable
+
+	ssh *heldSSH // immutable: an SSH session's login (holder_ssh.go), nil for other fronts
 
 	mu       sync.Mutex
 	link     *holderLink      // guarded by mu: the game it is attached to, nil while waiting

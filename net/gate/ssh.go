@@ -40,6 +40,13 @@ type SSHLogin struct {
 	// Grant is the number of the answer (SSHAnswer.Grant) that let the
 	// client in, for a copyover holder to hand the game that gave it.
 	Grant uint64
+	// Password is the password the client authenticated with, when the
+	// answer that let it in said to keep it (SSHAnswer.Keep); Key the
+	// wire form of the key it proved it holds, for a key. A copyover
+	// holder has the game running when the session starts check them
+	// again if that is not the game that checked them.
+	Password string
+	Key      []byte
 }
 
 // SSHCheck is one credential the SSH front asks about.
@@ -51,6 +58,11 @@ type SSHCheck struct {
 	Exists   bool
 	Key      []byte
 	Password string
+	// Hold, if not nil, is called when the backend starts to wait for a
+	// game to ask (a copyover holder between two games), and what it
+	// returns when the wait ends: the front does not count that wait
+	// against its handshake timeout.
+	Hold func() (done func())
 }
 
 // SSHAnswer is the gate's answer to an SSHCheck.
@@ -64,6 +76,10 @@ type SSHAnswer struct {
 	// Why is the line to show a client refused for its address ("" for a
 	// wrong credential, or an answer that lets it in).
 	Why string
+	// Keep asks the front to keep the password that opened the account
+	// until the session starts, and hand it over (SSHLogin.Password): a
+	// copyover holder may have to have the next game check it.
+	Keep bool
 }
 
 // CheckSSH decides what a credential proves, under the login limits

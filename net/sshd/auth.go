@@ -75,6 +75,10 @@ func (s *Server) mayTry(c gossh.ConnMetadata) bool {
 // client may change the name between attempts, and gliderlabs' Context
 // keeps only the first one.
 func (s *Server) serverConfig(ctx ssh.Context) *gossh.ServerConfig {
+	var cn *conn // nil for a test's configuration
+	if ctx != nil {
+		cn, _ = ctx.Value(ctxConn).(*conn)
+	}
 	return &gossh.ServerConfig{
 		MaxAuthTries: s.cfg.MaxAuthTries,
 		// gliderlabs turns NoClientAuth on because none of its own
@@ -83,10 +87,18 @@ func (s *Server) serverConfig(ctx ssh.Context) *gossh.ServerConfig {
 		NoClientAuthCallback: func(gossh.ConnMetadata) (*gossh.Permissions, error) {
 			return nil, errNone
 		},
-		PasswordCallback:            s.password,
-		KeyboardInteractiveCallback: s.keyboardInteractive,
-		PublicKeyCallback:           s.publicKey,
-		VerifiedPublicKeyCallback:   s.verifiedPublicKey,
+		PasswordCallback: func(c gossh.ConnMetadata, pw []byte) (*gossh.Permissions, error) {
+			return s.password(cn, c, pw)
+		},
+		KeyboardInteractiveCallback: func(c gossh.ConnMetadata, ch gossh.KeyboardInteractiveChallenge) (*gossh.Permissions, error) {
+			return s.keyboardInteractive(cn, c, ch)
+		},
+		PublicKeyCallback: func(c gossh.ConnMetadata, key gossh.PublicKey) (*gossh.Permissions, error) {
+			return s.publicKey(cn, c, key)
+		},
+		VerifiedPublicKeyCallback: func(c gossh.ConnMetadata, key gossh.PublicKey, p *gossh.Permissions, alg string) (*gossh.Permissions, error) {
+			return s.verifiedPublicKey(cn, c, key, p, alg)
+		},
 		AuthLogCallback: func(c gossh.ConnMetadata, method string, err error) {
 			if err == nil {
 				s.log.Debug("sshd: authenticated", logev.ID(3010), "user", logUser(c.User()), "method", method, logev.Remote(c.RemoteAddr().String()))
@@ -101,9 +113,13 @@ func proved(method, user string, grant uint64) *gossh.Permissions {
 
 // check asks the backend about a credential; a refusal with a line (an
 // address shut out, no game up behind a copyover holder) goes to the
-// client as a banner.
-func (s *Server) check(c gossh.ConnMetadata, chk gate.SSHCheck) (gate.SSHAnswer, error) {
+// client as a banner. A wait of the backend for a game does not count
+// against cn's handshake timeout.
+func (s *Server) check(cn *conn, c gossh.ConnMetadata, chk gate.SSHCheck) (gate.SSHAnswer, error) {
 	chk.User, chk.Remote = c.User(), c.RemoteAddr()
+	if cn != nil {
+		chk.Hold = cn.hold
+	}
 	ans, err := s.g.CheckSSH(chk)
 	if err != nil {
 		s.log.Error("sshd: an account lookup failed", logev.ID(3011), "user", logUser(c.User()), "err", err)
@@ -119,17 +135,22 @@ func (s *Server) check(c gossh.ConnMetadata, chk gate.SSHCheck) (gate.SSHAnswer,
 // password opens an existing account with its password, and lets a name
 // without an account in with any password: the session then asks the
 // creation questions, the password included.
-func (s *Server) password(c gossh.ConnMetadata, pw []byte) (*gossh.Permissions, error) {
+// A password the backend asks to keep (SSHAnswer.Keep) is kept on the
+// connection until its shell takes it (conn.keep).
+func (s *Server) password(cn *conn, c gossh.ConnMetadata, pw []byte) (*gossh.Permissions, error) {
 	if !s.mayTry(c) {
 		return nil, errDenied
 	}
-	ans, err := s.check(c, gate.SSHCheck{Password: string(pw)})
+	ans, err := s.check(cn, c, gate.SSHCheck{Password: string(pw)})
 	switch {
 	case err != nil:
 		return nil, err
 	case ans.New:
 		return proved(methodNew, c.User(), ans.Grant), nil
 	case ans.Opens:
+		if ans.Keep && cn != nil {
+			cn.keep(string(pw))
+		}
 		return proved(methodPassword, c.User(), ans.Grant), nil
 	}
 	return nil, errDenied
@@ -138,11 +159,11 @@ func (s *Server) password(c gossh.ConnMetadata, pw []byte) (*gossh.Permissions, 
 // keyboardInteractive lets a name without an account in without a
 // question, so "ssh newname@host" goes straight to the creation questions.
 // An existing account must use its password or a key.
-func (s *Server) keyboardInteractive(c gossh.ConnMetadata, _ gossh.KeyboardInteractiveChallenge) (*gossh.Permissions, error) {
+func (s *Server) keyboardInteractive(cn *conn, c gossh.ConnMetadata, _ gossh.KeyboardInteractiveChallenge) (*gossh.Permissions, error) {
 	if !s.mayTry(c) {
 		return nil, errDenied
 	}
-	ans, err := s.check(c, gate.SSHCheck{Exists: true})
+	ans, err := s.check(cn, c, gate.SSHCheck{Exists: true})
 	if err != nil {
 		return nil, err
 	}
@@ -156,11 +177,11 @@ func (s *Server) keyboardInteractive(c gossh.ConnMetadata, _ gossh.KeyboardInter
 // registered to that account. x/crypto calls it for keys merely offered
 // too, so it records nothing; verifiedPublicKey runs once the client has
 // signed.
-func (s *Server) publicKey(c gossh.ConnMetadata, key gossh.PublicKey) (*gossh.Permissions, error) {
+func (s *Server) publicKey(cn *conn, c gossh.ConnMetadata, key gossh.PublicKey) (*gossh.Permissions, error) {
 	if !s.mayTry(c) {
 		return nil, errDenied
 	}
-	ans, err := s.check(c, gate.SSHCheck{Key: key.Marshal()})
+	ans, err := s.check(cn, c, gate.SSHCheck{Key: key.Marshal()})
 	if err != nil {
 		return nil, err
 	}
@@ -172,11 +193,11 @@ func (s *Server) publicKey(c gossh.ConnMetadata, key gossh.PublicKey) (*gossh.Pe
 
 // verifiedPublicKey runs after the client proved it holds key, and records
 // the key and the user name of that attempt.
-func (s *Server) verifiedPublicKey(c gossh.ConnMetadata, key gossh.PublicKey, _ *gossh.Permissions, _ string) (*gossh.Permissions, error) {
+func (s *Server) verifiedPublicKey(cn *conn, c gossh.ConnMetadata, key gossh.PublicKey, _ *gossh.Permissions, _ string) (*gossh.Permissions, error) {
 	if !s.mayTry(c) {
 		return nil, errDenied
 	}
-	ans, err := s.check(c, gate.SSHCheck{Key: key.Marshal()})
+	ans, err := s.check(cn, c, gate.SSHCheck{Key: key.Marshal()})
 	if err != nil || !ans.Opens {
 		return nil, errDenied
 	}
@@ -196,10 +217,10 @@ type identity struct {
 
 // identify decides a session's identity from the Permissions of the
 // authentication that succeeded on its connection, and re-checks a key
-// against the account as it is now. user is the connection's user name. An
-// error means the connection's authentication is not one this front made,
-// and the session is refused.
-func (s *Server) identify(user string, remote net.Addr, p *gossh.Permissions) (identity, error) {
+// against the account as it is now. user is the connection's user name;
+// hold is SSHCheck.Hold for that check. An error means the connection's
+// authentication is not one this front made, and the session is refused.
+func (s *Server) identify(user string, remote net.Addr, p *gossh.Permissions, hold func() func()) (identity, error) {
 	if p == nil || p.Extensions == nil {
 		return identity{}, errors.New("no authentication recorded")
 	}
@@ -216,7 +237,7 @@ func (s *Server) identify(user string, remote net.Addr, p *gossh.Permissions) (i
 		if err != nil {
 			return identity{}, fmt.Errorf("recorded key: %w", err)
 		}
-		ans, err := s.g.CheckSSH(gate.SSHCheck{User: user, Remote: remote, Key: key.Marshal()})
+		ans, err := s.g.CheckSSH(gate.SSHCheck{User: user, Remote: remote, Key: key.Marshal(), Hold: hold})
 		if err != nil {
 			return identity{}, fmt.Errorf("account keys: %w", err)
 		}

@@ -51,5 +51,9 @@
 // starts the session in the game that answered (net/gate/holder_ssh.go
 // says the trust model). A refusal that carries a line (an address shut
 // out, no game up behind the holder) reaches the client as an SSH banner.
+// While the holder waits for a game (a swap), the connection's handshake
+// timeout does not run (gate.SSHCheck.Hold); a password the holder asks
+// to keep (gate.SSHAnswer.Keep) is kept on the connection until its shell
+// hands it over, so the holder can have the next game check it again.
 // It must not import zone, world or store internals, nor net/telnet.
 package sshd

@@ -15,7 +15,7 @@ func (s *Server) AuthConfig() *gossh.ServerConfig { return s.serverConfig(nil) }
 // Identify is identify for tests: whether the session would be
 // authenticated, by which method, or why it is refused.
 func (s *Server) Identify(user string, p *gossh.Permissions) (bool, string, error) {
-	id, err := s.identify(user, &net.TCPAddr{IP: net.IPv4(127, 0, 0, 1)}, p)
+	id, err := s.identify(user, &net.TCPAddr{IP: net.IPv4(127, 0, 0, 1)}, p, nil)
 	return id.authenticated, id.method, err
 }
 

@@ -213,8 +213,10 @@ type conn struct {
 
 	mu       sync.Mutex
 	sessions int         // guarded by mu: game sessions running
+	holds    int         // guarded by mu: backend waits for a game (hold)
 	idle     *time.Timer // immutable after newConn; Reset and Stop under mu
 	closed   bool        // guarded by mu: Close ran; the idle timer stays stopped
+	password string      // guarded by mu: kept from the authentication to the shell (keep)
 
 	closeOnce sync.Once
 	closeErr  error
@@ -245,7 +247,7 @@ func (s *Server) dropConn(cn *conn) {
 // sessions ended (which the gate's connection limits do not count).
 func (c *conn) idleTimeout() {
 	c.mu.Lock()
-	n := c.sessions
+	n := c.sessions + c.holds
 	c.mu.Unlock()
 	if n == 0 {
 		c.s.log.Debug("sshd: closing a connection without a session", logev.ID(3008), logev.Remote(c.RemoteAddr().String()))
@@ -263,10 +265,46 @@ func (c *conn) sessionStarted() {
 func (c *conn) sessionEnded() {
 	c.mu.Lock()
 	c.sessions--
-	if c.sessions == 0 && !c.closed {
+	if c.sessions == 0 && c.holds == 0 && !c.closed {
 		c.idle.Reset(c.s.idle)
 	}
 	c.mu.Unlock()
+}
+
+// hold keeps the idle timer from closing the connection while the backend
+// waits for a game (a copyover holder between two games, which bounds the
+// wait: gate.GameWait); the func it returns lets the timer run again, for
+// a whole timeout from then.
+func (c *conn) hold() func() {
+	c.mu.Lock()
+	c.holds++
+	c.idle.Stop()
+	c.mu.Unlock()
+	return sync.OnceFunc(func() {
+		c.mu.Lock()
+		c.holds--
+		if c.sessions == 0 && c.holds == 0 && !c.closed {
+			c.idle.Reset(c.s.idle)
+		}
+		c.mu.Unlock()
+	})
+}
+
+// keep keeps the password that let the client in, for the shell to hand
+// the backend (gate.SSHAnswer.Keep); take hands it over and forgets it.
+// The connection keeps it no longer than that, and never past its close.
+func (c *conn) keep(pw string) {
+	c.mu.Lock()
+	c.password = pw
+	c.mu.Unlock()
+}
+
+func (c *conn) take() string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	pw := c.password
+	c.password = ""
+	return pw
 }
 
 // Close closes the socket once; every later call returns nil.
@@ -275,6 +313,7 @@ func (c *conn) Close() error {
 		c.mu.Lock()
 		c.closed = true
 		c.idle.Stop()
+		c.password = ""
 		c.mu.Unlock()
 		c.closeErr = c.Conn.Close()
 	})

@@ -157,7 +157,7 @@ func (x *session) shell() {
 		x.refuse(fmt.Sprintf("zonemud needs an interactive terminal: connect with ssh -t %s", x.hint()))
 		return
 	}
-	id, err := x.s.identify(x.sc.User(), x.sc.RemoteAddr(), x.sc.Permissions)
+	id, err := x.s.identify(x.sc.User(), x.sc.RemoteAddr(), x.sc.Permissions, x.cn.hold)
 	if err != nil {
 		x.s.log.Warn("sshd: a session refused", logev.ID(3003), "user", logUser(x.sc.User()), logev.Remote(x.sc.RemoteAddr().String()), "err", err)
 		x.refuse("zonemud could not confirm who you are; please connect again.")
@@ -175,6 +175,12 @@ func (x *session) shell() {
 		Channel: ch, Remote: x.sc.RemoteAddr(),
 		Term: x.term, Width: x.w, Height: x.h,
 		Resize: sz.c, Grant: id.grant,
+	}
+	if id.method == methodPassword {
+		login.Password = x.cn.take()
+	}
+	if id.key != nil {
+		login.Key = id.key.Marshal()
 	}
 	cn := x.cn
 	cn.sessionStarted()

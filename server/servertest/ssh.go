@@ -1,6 +1,7 @@
 package servertest
 
 import (
+	"fmt"
 	"io"
 	"net"
 	"testing"
@@ -29,29 +30,42 @@ func DialSSH(t testing.TB, addr string, cc *gossh.ClientConfig) *Client {
 // authenticated already, and makes a Client of it, as DialSSH does.
 func OpenSSH(t testing.TB, c *gossh.Client) *Client {
 	t.Helper()
+	s, err := StartShell(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return Wrap(t, s)
+}
+
+// StartShell opens a session with a PTY and a shell on a client that has
+// authenticated already, as OpenSSH does, and returns its terminal for
+// Wrap; on any goroutine. c is closed if it fails.
+func StartShell(c *gossh.Client) (net.Conn, error) {
 	sess, err := c.NewSession()
 	if err != nil {
 		c.Close()
-		t.Fatalf("ssh session: %v", err)
+		return nil, fmt.Errorf("ssh session: %w", err)
 	}
 	if err := sess.RequestPty("xterm", 24, 80, gossh.TerminalModes{}); err != nil {
 		c.Close()
-		t.Fatalf("ssh pty: %v", err)
+		return nil, fmt.Errorf("ssh pty: %w", err)
 	}
 	in, err := sess.StdinPipe()
 	if err != nil {
-		t.Fatal(err)
+		c.Close()
+		return nil, err
 	}
 	out, err := sess.StdoutPipe()
 	if err != nil {
-		t.Fatal(err)
+		c.Close()
+		return nil, err
 	}
 	sess.Stderr = io.Discard
 	if err := sess.Shell(); err != nil {
 		c.Close()
-		t.Fatalf("ssh shell: %v", err)
+		return nil, fmt.Errorf("ssh shell: %w", err)
 	}
-	return Wrap(t, &sshStream{r: out, w: in, c: c, sess: sess, local: c.LocalAddr(), remote: c.RemoteAddr()})
+	return &sshStream{r: out, w: in, c: c, sess: sess, local: c.LocalAddr(), remote: c.RemoteAddr()}, nil
 }
 
 // TrySSH authenticates at addr with cc and closes at once: nil if the
