@@ -185,9 +185,12 @@ func (l *gameLink) login(lg *boundary.Login) {
 	ok, opens := l.g.grants.take(lg.Grant, lg.User)
 	if !ok {
 		l.g.log.Warn("gate: a holder's login without a grant of this game was refused", logev.ID(2406), "user", lg.User, logev.Remote(lg.Remote))
-		l.send(&boundary.Output{Session: lg.Session, Ops: []boundary.Op{{Kind: boundary.OpText,
-			Data: []byte("The world restarted while you logged in; please connect again.\n")}}},
-			&boundary.Close{Session: lg.Session, Why: "grant"})
+		// Queued for the flusher, not written here: the link's reader
+		// never waits on the holder, whose own reader may be waiting on
+		// a session that is writing to this game.
+		l.queue(&boundary.Output{Session: lg.Session, Ops: []boundary.Op{{Kind: boundary.OpText,
+			Data: []byte("The world restarted while you logged in; please connect again.\n")}}})
+		l.queue(&boundary.Close{Session: lg.Session, Why: "grant"})
 		return
 	}
 	l.start(lg.Session, frontSSH, lg.Remote, lg.Client, &preAuth{name: lg.User, authenticated: opens}, nil)
