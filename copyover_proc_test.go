@@ -3,6 +3,9 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"crypto/ed25519"
+	"crypto/rand"
+	"errors"
 	"fmt"
 	"net"
 	"os"
@@ -11,9 +14,12 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
+
+	gossh "golang.org/x/crypto/ssh"
 
 	"zonemud/server/servertest"
 )
@@ -465,14 +471,16 @@ func alive(pid int) bool {
 // with a line of help text changed (say's, in zone/cmd.go, through a build
 // overlay) and stamped with another version (as scripts/release stamps a
 // release), and `zonemud reboot` runs the second under the holder started
-// from the first. A telnet player and a player on telnet over TLS with
-// MCCP2 on each stay connected, in their room, still compressed, and read
-// the new help text; the game now answers as the second build: stat names
-// it, with the holder still the first. A line each types once the holder
-// has said it is swapping is answered exactly once, by whichever game had
-// the session. A third floods 50,000 lines through the swap and stays,
-// each line answered once at most, in order, the holder cutting nobody.
-// (SSH and web join the fronts below once the holder keeps them.)
+// from the first. A player on each front (telnet; telnet over TLS with
+// MCCP2 on; SSH logged in by password, and by a key; the web page's
+// WebSocket), each in a room of their own, stays connected, in their
+// room without a password asked, the TLS one still compressed, and reads
+// the new help text; the game now answers as the second build: stat
+// names it, with the holder still the first, and the SSH host key and a
+// password login are as before. A line each types once the holder has
+// said it is swapping is answered exactly once, by whichever game had the
+// session. Another floods 50,000 lines through the swap and stays, each
+// line answered once at most, in order, the holder cutting nobody.
 func TestCopyover_RebootIntoASecondBuild(t *testing.T) {
 	if runtime.GOOS == "windows" {
 		t.Skip("copyover's holder and game talk over a unix socket")
@@ -528,12 +536,62 @@ func TestCopyover_RebootIntoASecondBuild(t *testing.T) {
 	if !tess.Compressed() {
 		t.Fatal("the TLS player agreed to MCCP2 and the holder did not compress")
 	}
+	// Two SSH players, each left in a room of their own by a character
+	// made on telnet: Sam logs in by password, Kit by a key registered
+	// with sshkey. Each enters the world in that room.
+	cfg, err := loadConfig(cfgPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	key, keyLine := newSSHKey(t)
+	for _, x := range []struct {
+		name string
+		do   [][2]string // a command and what its answer says
+	}{
+		{"Sam", [][2]string{{"east", "Cinder Lane"}}},
+		{"Kit", [][2]string{{"sshkey add " + keyLine, "Key added"}, {"north", "Temple Street"}, {"north", "Before the Temple"}}},
+	} {
+		c := servertest.Dial(t, telnet)
+		c.Create(x.name, "secret-"+strings.ToLower(x.name))
+		for _, d := range x.do {
+			c.DoExpect(d[0], d[1])
+		}
+		c.Quit()
+	}
+	var hostMu sync.Mutex
+	var pinned []byte
+	hostKey := func(_ string, _ net.Addr, k gossh.PublicKey) error {
+		hostMu.Lock()
+		defer hostMu.Unlock()
+		if pinned == nil {
+			pinned = k.Marshal()
+		} else if !bytes.Equal(pinned, k.Marshal()) {
+			return errors.New("the host key changed")
+		}
+		return nil
+	}
+	sam := servertest.DialSSH(t, cfg.Server.SSHAddr, &gossh.ClientConfig{User: "Sam",
+		Auth: []gossh.AuthMethod{gossh.Password("secret-sam")}, HostKeyCallback: hostKey})
+	sam.Expect("Cinder Lane")
+	kit := servertest.DialSSH(t, cfg.Server.SSHAddr, &gossh.ClientConfig{User: "Kit",
+		Auth: []gossh.AuthMethod{gossh.PublicKeys(key)}, HostKeyCallback: hostKey})
+	kit.Expect("Before the Temple")
+	// A web player, on the WebSocket as the built-in page speaks it.
+	wen := servertest.DialWeb(t, cfg.Server.WebAddr)
+	wen.Create("Wendy", "secret-wendy")
+	wen.DoExpect("south", "The Banked Fire")
 	// Every front's player: each stays, in their room, and reads the new
-	// help. SSH and web are added here when the holder keeps them.
+	// help.
 	players := []struct {
 		name, room string
 		c          *servertest.Client
-	}{{"Ada (telnet)", "Market Row", ada}, {"Tess (telnet over TLS, MCCP2)", "Temple Street", tess}}
+	}{
+		{"Ada (telnet)", "Market Row", ada},
+		{"Tess (telnet over TLS, MCCP2)", "Temple Street", tess},
+		{"Sam (SSH, password)", "Cinder Lane", sam},
+		{"Kit (SSH, key)", "Before the Temple", kit},
+		{"Wendy (web)", "The Banked Fire", wen},
+	}
 	for _, pl := range players {
 		if got := pl.c.DoExpect("help say", oldHelp); strings.Contains(got, newHelp) {
 			t.Fatalf("%s reads the second build's help before the reboot:\n%s", pl.name, got)
@@ -592,7 +650,7 @@ func TestCopyover_RebootIntoASecondBuild(t *testing.T) {
 	for sc.Scan() {
 		said = append(said, sc.Text())
 	}
-	if last := said[len(said)-1]; !strings.HasPrefix(last, "ok: rebooted") || !strings.Contains(last, "3 of 3 players back") {
+	if last := said[len(said)-1]; !strings.HasPrefix(last, "ok: rebooted") || !strings.Contains(last, "6 of 6 players back") {
 		t.Fatalf("the reboot into the second binary said:\n%s\n%s", strings.Join(said, "\n"), p.out)
 	}
 	if pid := gamePID(t, dir); pid == first {
@@ -604,7 +662,15 @@ func TestCopyover_RebootIntoASecondBuild(t *testing.T) {
 		if n := strings.Count(seen, "You say, '"+pl.room+" typed in the swap'"); n != 1 {
 			t.Errorf("%s: the line typed during the swap was answered %d times; want once:\n%s", pl.name, n, seen)
 		}
-		if !strings.Contains(seen, pl.room) || strings.Contains(strings.ToLower(seen), "password") {
+		// The room shown again at the reattach, not the line typed (which
+		// names it) or its echo (a terminal over SSH shows what is typed).
+		var shown []string
+		for _, line := range strings.Split(seen, "\n") {
+			if !strings.Contains(line, " typed in the swap") {
+				shown = append(shown, line)
+			}
+		}
+		if !strings.Contains(strings.Join(shown, "\n"), pl.room) || strings.Contains(strings.ToLower(seen), "password") {
 			t.Errorf("%s was not put back in %s without a password:\n%s", pl.name, pl.room, seen)
 		}
 		pl.c.DoExpect("look", pl.room)
@@ -617,6 +683,10 @@ func TestCopyover_RebootIntoASecondBuild(t *testing.T) {
 	}
 	if !tess.Compressed() {
 		t.Error("the TLS player's MCCP2 stream did not go on")
+	}
+	if err := servertest.TrySSH(cfg.Server.SSHAddr, &gossh.ClientConfig{User: "Sam",
+		Auth: []gossh.AuthMethod{gossh.Password("secret-sam")}, HostKeyCallback: hostKey}); err != nil {
+		t.Errorf("an SSH password login after the reboot, with the host key pinned before it: %v", err)
 	}
 
 	// The flooder is still connected and in their character; each line
@@ -669,6 +739,20 @@ func TestCopyover_RebootIntoASecondBuild(t *testing.T) {
 	if ada.WaitClosed(100 * time.Millisecond) {
 		t.Fatal("the admin's connection closed")
 	}
+}
+
+// newSSHKey is a fresh ed25519 key and its authorized_keys line.
+func newSSHKey(t *testing.T) (gossh.Signer, string) {
+	t.Helper()
+	_, priv, err := ed25519.GenerateKey(rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := gossh.NewSignerFromKey(priv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s, strings.TrimSpace(string(gossh.MarshalAuthorizedKey(s.PublicKey())))
 }
 
 // msspVar asks the server at addr for MSSP (IAC DO MSSP) and returns the
