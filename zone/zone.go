@@ -409,6 +409,7 @@ type runClock struct {
 	dormantAt time.Time        // when the zone went dormant
 	flushT    *time.Timer
 	flushC    <-chan time.Time // nil unless flushT is armed
+	flushFor  time.Time        // the due flushT is armed for
 }
 
 func newRunClock() *runClock {
@@ -423,10 +424,16 @@ func (rc *runClock) stop() {
 }
 
 // flushAt arms the flush timer for due, or disarms it for the zero time.
+// A timer armed for due already is left alone: the loop calls this after
+// every batch, and most batches leave the earliest wait where it was
+// (each Reset is work for the runtime's timer heap).
 func (rc *runClock) flushAt(due time.Time) {
 	if !due.IsZero() {
+		if rc.flushC != nil && due.Equal(rc.flushFor) {
+			return
+		}
 		rc.flushT.Reset(time.Until(due))
-		rc.flushC = rc.flushT.C
+		rc.flushC, rc.flushFor = rc.flushT.C, due
 	} else if rc.flushC != nil {
 		rc.flushT.Stop()
 		rc.flushC = nil
