@@ -74,7 +74,7 @@ var commands = []struct{ name, args, what string }{
 	{"genworld", "DIR", "write a large generated world into DIR (zonemud genworld -h)"},
 	{"import", "circle SRC OUT", "convert a CircleMUD/tbaMUD world into areas in OUT (zonemud import -h)"},
 	{"health", "", "ask the running server's admin address for /healthz; exit 0 if it answers 200"},
-	{"reboot", "", "with [server] copyover on: reboot the game into the binary on disk, keeping every telnet player"},
+	{"reboot", "", "with [server] copyover on: reboot the game into the binary on disk, keeping every player"},
 	{"game", "", "the game process under a copyover holder (the holder starts it; not for the shell)"},
 	{"preflight", "DB", "start on DB, a copy of the database, with no listeners, and stop (a copyover holder's test of a new binary)"},
 	{"version", "", "print the version and the commit it was built from"},
