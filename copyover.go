@@ -232,7 +232,7 @@ func serveCopyover(cfg *config.Config, cfgPath string, log *slog.Logger, stderr 
 		}
 		webS = web.New(p.h, cfg.Web, wopt)
 		go func() { _ = webS.Serve(wl) }()
-		log.Info("zonemud: holder listening", logev.ID(1011), "listener", "web", "addr", wl.Addr().String())
+		log.Info("zonemud: holder listening; open the url in a browser to play", logev.ID(1011), "listener", "web", "addr", wl.Addr().String(), "url", server.WebURL(cfg, wl.Addr()))
 	}
 	go func() { _ = p.h.ServeGames(gl) }()
 	go func() { _ = p.h.ServeTelnet(tl) }()

@@ -422,21 +422,27 @@ func (s *Server) serveWeb(pg http.Handler) {
 }
 
 // WebURL is the address to open in a browser to play, "" if the web
-// front is off. A wildcard listen address is shown as the hostname (or
-// 127.0.0.1).
+// front is off.
 func (s *Server) WebURL() string {
 	if s.webL == nil {
 		return ""
 	}
-	host, port, _ := net.SplitHostPort(s.webL.Addr().String())
+	return WebURL(s.cfg, s.webL.Addr())
+}
+
+// WebURL is the address to open in a browser to play for a web front
+// listening at addr: a wildcard listen address is shown as the hostname
+// (or 127.0.0.1). The copyover holder, which listens itself, says it too.
+func WebURL(cfg *config.Config, addr net.Addr) string {
+	host, port, _ := net.SplitHostPort(addr.String())
 	if ip := net.ParseIP(host); ip == nil || ip.IsUnspecified() {
 		host = "127.0.0.1"
-		if s.cfg.Server.Hostname != "" {
-			host = s.cfg.Server.Hostname
+		if cfg.Server.Hostname != "" {
+			host = cfg.Server.Hostname
 		}
 	}
 	scheme := "http"
-	if s.cfg.Web.TLS {
+	if cfg.Web.TLS {
 		scheme = "https"
 	}
 	return scheme + "://" + net.JoinHostPort(host, port) + "/"
