@@ -3,8 +3,6 @@ package main
 import (
 	"bufio"
 	"bytes"
-	"crypto/ed25519"
-	"crypto/rand"
 	"errors"
 	"fmt"
 	"net"
@@ -543,7 +541,7 @@ func TestCopyover_RebootIntoASecondBuild(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	key, keyLine := newSSHKey(t)
+	key, keyLine := servertest.NewSSHKey(t)
 	for _, x := range []struct {
 		name string
 		do   [][2]string // a command and what its answer says
@@ -701,15 +699,7 @@ func TestCopyover_RebootIntoASecondBuild(t *testing.T) {
 	fay.Send("say after the flood")
 	seen := fay.ExpectWithin("You say, 'after the flood'", 3*time.Minute)
 	last, answered := -1, 0
-	for _, line := range strings.Split(seen, "\n") {
-		i := strings.Index(line, "You say, 'flood ")
-		if i < 0 {
-			continue
-		}
-		n, err := strconv.Atoi(strings.TrimSuffix(strings.TrimSpace(line[i+len("You say, 'flood "):]), "'"))
-		if err != nil {
-			continue
-		}
+	for _, n := range servertest.Numbered(seen, "You say, 'flood ") {
 		if n <= last {
 			t.Fatalf("flood line %d was answered after line %d: twice or out of order", n, last)
 		}
@@ -739,20 +729,6 @@ func TestCopyover_RebootIntoASecondBuild(t *testing.T) {
 	if ada.WaitClosed(100 * time.Millisecond) {
 		t.Fatal("the admin's connection closed")
 	}
-}
-
-// newSSHKey is a fresh ed25519 key and its authorized_keys line.
-func newSSHKey(t *testing.T) (gossh.Signer, string) {
-	t.Helper()
-	_, priv, err := ed25519.GenerateKey(rand.Reader)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := gossh.NewSignerFromKey(priv)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return s, strings.TrimSpace(string(gossh.MarshalAuthorizedKey(s.PublicKey())))
 }
 
 // msspVar asks the server at addr for MSSP (IAC DO MSSP) and returns the

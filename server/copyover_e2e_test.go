@@ -3,8 +3,6 @@ package server_test
 import (
 	"bytes"
 	"context"
-	"crypto/ed25519"
-	"crypto/rand"
 	"fmt"
 	"io"
 	"log/slog"
@@ -12,7 +10,6 @@ import (
 	"net/http"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -265,15 +262,7 @@ func TestCopyover_FloodWithAGameLinkedIsHeldBack(t *testing.T) {
 		t.Fatalf("the flood's write: %v", err)
 	}
 	next := 0
-	for _, line := range strings.Split(seen, "\n") {
-		i := strings.Index(line, "You say, 'flood ")
-		if i < 0 {
-			continue
-		}
-		n, err := strconv.Atoi(strings.TrimSuffix(strings.TrimSpace(line[i+len("You say, 'flood "):]), "'"))
-		if err != nil {
-			continue
-		}
+	for _, n := range servertest.Numbered(seen, "You say, 'flood ") {
 		if n != next {
 			t.Fatalf("flood line %d was answered where line %d was due: dropped, twice or out of order", n, next)
 		}
@@ -678,15 +667,7 @@ func TestCopyover_GameTellsAnOldHolderOncePerOverflow(t *testing.T) {
 		t.Errorf("the player was told %d times that lines were dropped; want once", n)
 	}
 	last, answered := -1, 0
-	for _, line := range strings.Split(seen, "\n") {
-		i := strings.Index(line, "You say, 'flood ")
-		if i < 0 {
-			continue
-		}
-		n, err := strconv.Atoi(strings.TrimSuffix(strings.TrimSpace(line[i+len("You say, 'flood "):]), "'"))
-		if err != nil {
-			continue
-		}
+	for _, n := range servertest.Numbered(seen, "You say, 'flood ") {
 		if n <= last {
 			t.Fatalf("flood line %d was answered after line %d: twice or out of order", n, last)
 		}
@@ -1135,20 +1116,6 @@ func waitSSHWaiting(t *testing.T, h *gate.Holder, n int) {
 	}
 }
 
-// newSSHKey is a fresh ed25519 key and its authorized_keys line.
-func newSSHKey(t *testing.T) (gossh.Signer, string) {
-	t.Helper()
-	_, priv, err := ed25519.GenerateKey(rand.Reader)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := gossh.NewSignerFromKey(priv)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return s, strings.TrimSpace(string(gossh.MarshalAuthorizedKey(s.PublicKey())))
-}
-
 // SSH logins whose authentication is under way while the game swaps wait
 // for the next game and end in the player's character there, without
 // connecting again: one by password, one by key. The new game checks each
@@ -1163,7 +1130,7 @@ func TestCopyover_SSHLoginDuringASwapGetsIn(t *testing.T) {
 	servertest.Admin(t, cfg, "Ada", "secret-ada")
 	first := servertest.Start(t, cfg)
 	waitLinked(t, h)
-	key, line := newSSHKey(t)
+	key, line := servertest.NewSSHKey(t)
 	bea := servertest.Dial(t, telnetAddr)
 	bea.Create("Bea", "secret-bea")
 	bea.DoExpect("sshkey add "+line, "Key added")

@@ -15,6 +15,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -507,4 +508,23 @@ func (c *Client) DoExpect(cmd, want string) string {
 func CopyAreas(t testing.TB, edit func(name string, data []byte) []byte) string {
 	t.Helper()
 	return contenttest.CopyAreas(t, edit)
+}
+
+// Numbered lists, in the order seen, the numbers of the lines of seen that
+// hold prefix followed by a number and a closing quote ("You say, 'flood
+// 12'" for the prefix "You say, 'flood "): a flood's answers, to check
+// for lines answered twice, dropped or out of order.
+func Numbered(seen, prefix string) []int {
+	var out []int
+	for _, line := range strings.Split(seen, "\n") {
+		i := strings.Index(line, prefix)
+		if i < 0 {
+			continue
+		}
+		n, err := strconv.Atoi(strings.TrimSuffix(strings.TrimSpace(line[i+len(prefix):]), "'"))
+		if err == nil {
+			out = append(out, n)
+		}
+	}
+	return out
 }

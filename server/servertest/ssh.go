@@ -1,9 +1,12 @@
 package servertest
 
 import (
+	"crypto/ed25519"
+	"crypto/rand"
 	"fmt"
 	"io"
 	"net"
+	"strings"
 	"testing"
 	"time"
 
@@ -101,3 +104,18 @@ func (s *sshStream) RemoteAddr() net.Addr             { return s.remote }
 func (s *sshStream) SetDeadline(time.Time) error      { return nil }
 func (s *sshStream) SetReadDeadline(time.Time) error  { return nil }
 func (s *sshStream) SetWriteDeadline(time.Time) error { return nil }
+
+// NewSSHKey makes an ed25519 key for an SSH client, and its public half
+// in authorized_keys form (what a player gives `sshkey add`).
+func NewSSHKey(t testing.TB) (gossh.Signer, string) {
+	t.Helper()
+	_, priv, err := ed25519.GenerateKey(rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := gossh.NewSignerFromKey(priv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s, strings.TrimSpace(string(gossh.MarshalAuthorizedKey(s.PublicKey())))
+}
