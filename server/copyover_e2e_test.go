@@ -322,8 +322,14 @@ func TestCopyover_HolderCutsAClientThatStopsReading(t *testing.T) {
 			said += len(line)
 		}
 		talk.ExpectWithin(fmt.Sprintf("You say, '%d.%d ", i, 3), 20*time.Second)
-		if said > 1<<20 {
-			t.Fatalf("Sleepy was not cut after %d bytes said to them, past the output limit of 16 KiB and the sockets' buffers", said)
+		// A bound on a hang only: before the holder's queue fills, the
+		// kernel's send buffer on the holder's side takes what it can,
+		// and Linux grows it up to net.ipv4.tcp_wmem's largest (4 MiB
+		// by default), so how much is said before the cut says little of
+		// the holder's limit; net/gate's TestHolder_CutsAtTheGatesOutputLimit
+		// holds that, with no socket in between.
+		if said > 64<<20 {
+			t.Fatalf("Sleepy was not cut after %d bytes said to them, past the output limit of 16 KiB and any socket buffer (the holder keeps %d connections)\n%s", said, h.Connections(), logs.String())
 		}
 	}
 	for h.Connections() != 1 {

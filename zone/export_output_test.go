@@ -78,3 +78,10 @@ func (z *Zone) WaitEntriesForTest() int {
 	}
 	return n
 }
+
+// DrainWithGapForTest handles whatever is on the mailbox, then flushes as
+// Run does (the gap applies).
+func (z *Zone) DrainWithGapForTest() {
+	z.drainMail()
+	z.flush()
+}

@@ -401,3 +401,27 @@ func TestZone_ComingsAndGoingsWaitForNewsGap(t *testing.T) {
 		}
 	})
 }
+
+// In a room that is not crowded, talk goes out with its batch even to a
+// player whose comings and goings were waiting for newsGap, and takes them
+// along: a crowd's gap is no reason to hold it. (The player's gap held it
+// back, and a talker fast enough filled half a megabyte in the wait.)
+func TestZone_TalkAfterWaitingNewsGoesAtOnceWhenNotCrowded(t *testing.T) {
+	z := crowdZone(t, 30)
+	z.SetFlushGapForTest(time.Hour) // were the gap applied, nothing would go out
+	talker := arrive(t, z, "Talker")
+	hearer := arrive(t, z, "Hearer")
+	talker.take()
+	hearer.take()
+	z.Arrive(&zone.CharRecord{Name: "Latecomer", Level: 1}, newWriteSession(), "", "")
+	z.DrainWithGapForTest()
+	if got := hearer.take(); len(got) != 0 {
+		t.Fatalf("an arrival was told at once, not gathered for newsGap: %q", got)
+	}
+	z.QueueInputForTest(talker, 1, "say hello")
+	z.BatchForTest()
+	got := hearer.take()
+	if len(got) != 1 || !strings.Contains(got[0], "Latecomer has entered the world.") || !strings.Contains(got[0], "hello") {
+		t.Fatalf("the hearer got %q; want the arrival and the say in one write with the say's batch", got)
+	}
+}

@@ -386,11 +386,16 @@ func (z *Zone) sendLine(c *Char, text string) {
 		p.queued, p.lazy = true, z.lazyOut
 		z.queue(c)
 	} else if p.lazy && !z.lazyOut {
-		// Comings and goings waited for newsGap; this waits for the
-		// gap alone, and takes them along. The entry for newsGap, if
-		// one waits, is passed over once this one has flushed.
+		// Comings and goings waited for newsGap; this goes at once in a
+		// room that is not crowded, else waits for the gap alone, and
+		// takes them along. The entry for newsGap, if one waits, is
+		// passed over once this one has flushed.
 		p.lazy = false
-		z.waitUntil(p.lastFlush.Add(z.gap), c)
+		at := p.lastFlush.Add(z.gap)
+		if !z.crowded(c.room) {
+			at = time.Now() // due at this batch's flush
+		}
+		z.waitUntil(at, c)
 	}
 }
 

@@ -799,7 +799,7 @@ func (hd *held) post(ops []boundary.Op, closing bool) {
 			hd.outN += len(op.Data)
 		}
 	}
-	over := hd.outN > hd.h.outCap
+	over, waiting := hd.outN > hd.h.outCap, hd.outN
 	if over {
 		hd.out, hd.outN = nil, 0
 		hd.cutDone = true
@@ -817,7 +817,7 @@ func (hd *held) post(ops []boundary.Op, closing bool) {
 		// channel sends a message and may wait.
 		hd.h.gr.GoWith(cutLabelsHeld, func() {
 			_ = hd.c.close()
-			hd.cut("its output passed gate.output_limit_kib", nil)
+			hd.cut(fmt.Sprintf("its output passed gate.output_limit_kib: %d bytes waiting, over %d", waiting, hd.h.outCap), nil)
 		})
 	}
 	if start {
