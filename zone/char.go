@@ -72,7 +72,7 @@ type Player struct {
 	episode    uint64    // the zone's number of the wait queued belongs to
 	waits      int       // entries of the zone's flush heap naming this player
 	urgent     bool      // the output answers the player: flush it now
-	lazy       bool      // all that waits is comings and goings (newsGap)
+	lazy       bool      // all that waits is news: comings and goings, channel lines (newsGap)
 	lastFlush  time.Time // when the zone last handed output to the session
 	linkDead   bool
 	reap       pulseHandle

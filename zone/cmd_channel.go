@@ -118,7 +118,11 @@ func channelLineText(ch *content.Channel, from, text string) string {
 
 // deliverChannel shows a channel line to every player here who hears it:
 // connected, of the channel's role, listening, and not ignoring the
-// talker.
+// talker. The line is news, as comings and goings are (newsGap): a
+// listener who had output in the last second gets it when that second is
+// up, with whatever else came meanwhile, or sooner with an answer; anyone
+// else at once. A world-wide channel is a line to every player; told at
+// once, each was a write to each of them.
 func (z *Zone) deliverChannel(l *ChannelLine) {
 	ch := z.set.Channel(l.Channel)
 	if ch == nil {
@@ -128,6 +132,8 @@ func (z *Zone) deliverChannel(l *ChannelLine) {
 	if l.GMCP != nil {
 		gmcp = l.GMCP
 	}
+	z.lazyOut = true
+	defer func() { z.lazyOut = false }()
 	for _, o := range z.players {
 		p := o.pl
 		if p.sess == nil || o.role() < l.Role || !p.comm.hears(ch) || p.comm.ignores(l.From) {

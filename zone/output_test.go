@@ -402,6 +402,72 @@ func TestZone_ComingsAndGoingsWaitForNewsGap(t *testing.T) {
 	})
 }
 
+// A channel line is news, as comings and goings are: a listener who had
+// output in the last second gets it when the second is up, gathered with
+// any other line that came meanwhile, or sooner with an answer of their
+// own; a listener whose last output is older gets it at once, and the
+// talker's own line is the talker's answer. A world-wide channel is a
+// line to every player: told at once, each line was a write to each.
+func TestZone_ChannelLinesWaitForNewsGap(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		z := crowdZone(t, 30) // not a crowd: talk here would go at once
+		talker := arrive(t, z, "Talker")
+		hearer := arrive(t, z, "Hearer")
+		far := func(text string) {
+			t.Helper()
+			z.DeliverChannel(&zone.ChannelLine{Channel: "gossip", From: "Faraway", Text: text, Line: "[Gossip] Faraway: " + text})
+			z.DrainWithGapForTest()
+		}
+		time.Sleep(2 * time.Second) // everyone's last flush is long past
+		talker.take()
+		hearer.take()
+
+		z.QueueInputForTest(talker, 1, "gossip one")
+		z.BatchForTest()
+		if got := hearer.take(); len(got) != 1 || !strings.Contains(got[0], "Talker: one") {
+			t.Fatalf("a second after the hearer's last flush, a channel line reached it as %q, want at once", got)
+		}
+		talker.take()
+
+		time.Sleep(100 * time.Millisecond)
+		far("two")
+		time.Sleep(100 * time.Millisecond)
+		z.QueueInputForTest(talker, 2, "gossip three")
+		z.BatchForTest()
+		if got := talker.take(); len(got) != 1 || !strings.Contains(got[0], "Talker: three") || !strings.Contains(got[0], "Faraway: two") {
+			t.Fatalf("the talker's own line (its answer) went out as %q, want at once with the line that waited", got)
+		}
+		for range 7 {
+			if got := hearer.take(); len(got) > 0 {
+				t.Fatalf("channel lines went out before a second since the hearer's last flush: %q", got)
+			}
+			time.Sleep(100 * time.Millisecond)
+			z.BatchForTest()
+		}
+		time.Sleep(150 * time.Millisecond)
+		z.BatchForTest()
+		got := hearer.take()
+		if len(got) != 1 || !strings.Contains(got[0], "Faraway: two") || !strings.Contains(got[0], "Talker: three") ||
+			strings.Index(got[0], "Faraway: two") > strings.Index(got[0], "Talker: three") {
+			t.Fatalf("a second after its last flush the hearer got %q, want both lines, in order, in one write", got)
+		}
+
+		time.Sleep(200 * time.Millisecond)
+		far("four")
+		if got := hearer.take(); len(got) != 0 {
+			t.Fatalf("a channel line 200 ms after the last flush went out at once: %q", got)
+		}
+		z.QueueInputForTest(hearer, 1, "look")
+		z.BatchForTest()
+		if got := hearer.take(); len(got) != 1 || !strings.Contains(got[0], "Faraway: four") {
+			t.Fatalf("the hearer's answer went out as %q, want it to carry the channel line that waited", got)
+		}
+		if !z.WaitingConsistentForTest() {
+			t.Fatal("the zone's count of waiting players is off")
+		}
+	})
+}
+
 // In a room that is not crowded, talk goes out with its batch even to a
 // player whose comings and goings were waiting for newsGap, and takes them
 // along: a crowd's gap is no reason to hold it. (The player's gap held it

@@ -446,11 +446,12 @@ func (z *Zone) appendPrompt(dst []byte, c *Char) []byte {
 const flushGap = 100 * time.Millisecond
 
 // newsGap is flushGap for output that is only comings and goings ("Aria
-// arrives from the south.", a crowd's summaries), in any room: it waits
-// until a second has passed since the player's last flush, or goes with
-// whatever goes sooner (an answer, someone's talk). Walkers come and go
-// far more often than anyone talks; told at once, each arrival and
-// departure was a write to everyone in the room.
+// arrives from the south.", a crowd's summaries) or channel lines, in any
+// room: it waits until a second has passed since the player's last flush,
+// or goes with whatever goes sooner (an answer, someone's talk). Walkers
+// come and go far more often than anyone talks; told at once, each
+// arrival and departure was a write to everyone in the room, and each
+// line of a world-wide channel a write to every player.
 const newsGap = time.Second
 
 // flush hands waiting output, with a prompt, to players' sessions: those

@@ -121,7 +121,7 @@ type Zone struct {
 	outFree     [][]byte  // spare output buffers (session.go)
 	newsRooms   []*Room   // crowded rooms with comings and goings to tell
 	nearBuf     []*Char   // near's scratch (throng.go)
-	lazyOut     bool      // sendLine is telling comings and goings (newsGap)
+	lazyOut     bool      // sendLine is telling news: comings and goings, channel lines (newsGap)
 	// dirtyChars and dirtyRooms are what a checkpoint looks at: every
 	// character marked changed (dirty, an arrival, a failed batch) and
 	// every room whose persistent items changed since the last one, so
