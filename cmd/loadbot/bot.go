@@ -108,6 +108,7 @@ func newBot(r *run, idx int) *bot {
 		readerDone: make(chan struct{}),
 		rng:        rand.New(rand.NewPCG(r.cfg.Seed, uint64(idx))),
 	}
+	b.s.dec.gmcp = r.cfg.GMCP
 	if r.gossips() {
 		// Every bot reads every gossip line: the bot's own, with its name,
 		// is its answer; a refusal of the channel's rate is one too.

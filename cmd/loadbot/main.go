@@ -63,6 +63,7 @@ func mainErr() int {
 	fs.DurationVar(&cfg.QuitWait, "quit-wait", 10*time.Second, "time a bot waits for the server to close after quit")
 	fs.StringVar(&cfg.SSHKey, "ssh-key", "", "log in over SSH with the ed25519 key in `file` (made if missing); -addr is then the SSH port")
 	fs.StringVar(&cfg.Front, "front", "telnet", "how the bots connect: `telnet` (-addr; SSH with -ssh-key), web (a WebSocket to -web-addr, as the built-in page)\nor mixed (half each)")
+	fs.BoolVar(&cfg.GMCP, "gmcp", false, "telnet bots agree to GMCP and ask for Char, Room and Comm, as Mudlet does")
 	fs.StringVar(&cfg.WebAddr, "web-addr", "127.0.0.1:4001", "the server's web `address` (web_addr), for -front web and mixed")
 	fs.IntVar(&cfg.PID, "pid", 0, "the server's process `id`: report its CPU and memory from /proc")
 	fs.StringVar(&cfg.Metrics, "metrics", "", "the server's metrics `URL` (http://127.0.0.1:4080/metrics): report pulse lateness")

@@ -73,6 +73,10 @@ type Config struct {
 	// when even: half and half).
 	Front   string
 	WebAddr string
+	// GMCP has telnet bots agree to GMCP and ask for Char, Room and Comm,
+	// as Mudlet does, so the server sends them its out-of-band messages
+	// (which they skip).
+	GMCP bool
 
 	// PID, if set, is the server's process id: its CPU time and resident
 	// set are read from /proc. Metrics, if set, is the server's /metrics
@@ -435,6 +439,7 @@ func (r *run) summarize(bots []*bot, measured time.Duration) *Summary {
 		Scenario:     r.cfg.Scenario,
 		SSH:          r.key != nil,
 		Front:        front(r.cfg.Front),
+		GMCP:         r.cfg.GMCP,
 		WebAddr:      r.cfg.WebAddr,
 		Bots:         r.cfg.Bots,
 		Every:        r.cfg.Every,

@@ -159,6 +159,7 @@ type Summary struct {
 	Scenario string
 	SSH      bool   // the bots logged in over SSH
 	Front    string // "web" or "mixed" (Config.Front); "" is telnet
+	GMCP     bool   // telnet bots asked for GMCP (Config.GMCP)
 	WebAddr  string // with Front
 	Bots     int
 	Every    time.Duration
@@ -243,6 +244,9 @@ func (s *Summary) Text() string {
 		via, addr = "web (WebSocket, gmcp.mudstandards.org)", s.WebAddr
 	case s.Front == "mixed":
 		via, addr = "telnet and web, half each", s.Addr+" and "+s.WebAddr
+	}
+	if s.GMCP && !s.SSH {
+		via = strings.Replace(via, "telnet", "telnet with GMCP", 1)
 	}
 	scen := s.Scenario
 	if scen == "" {

@@ -18,8 +18,13 @@ const (
 	cmdIAC  = 255
 	cmdEOR  = 239
 
-	optEOR = 25
+	optEOR  = 25
+	optGMCP = 201
 )
+
+// gmcpSupports is what a bot with GMCP on asks the server for, as Mudlet
+// and the web page do: vitals, rooms and the text of talk.
+const gmcpSupports = `Core.Supports.Set ["Char 1", "Room 1", "Comm 1"]`
 
 // mark is an in-band telnet signal that may end a prompt.
 type mark uint8
@@ -40,7 +45,12 @@ type decoder struct {
 	state uint8
 	verb  byte // WILL, WONT, DO or DONT waiting for its option byte
 	eor   bool // the server offered EOR and we agreed
-	reply []byte
+	// gmcp, set before the first feed, agrees to GMCP when the server
+	// offers it and asks for gmcpSupports; the messages that follow are
+	// subnegotiations, skipped as any other.
+	gmcp   bool
+	gmcpOn bool
+	reply  []byte
 }
 
 // Decoder states, named in the manner of net/textproto's dotReader.
@@ -126,6 +136,15 @@ func (d *decoder) negotiate(verb, opt byte) {
 			if !d.eor {
 				d.eor = true
 				d.reply = append(d.reply, cmdIAC, cmdDO, optEOR)
+			}
+			return
+		}
+		if opt == optGMCP && d.gmcp {
+			if !d.gmcpOn {
+				d.gmcpOn = true
+				d.reply = append(d.reply, cmdIAC, cmdDO, optGMCP, cmdIAC, cmdSB, optGMCP)
+				d.reply = append(d.reply, gmcpSupports...)
+				d.reply = append(d.reply, cmdIAC, cmdSE)
 			}
 			return
 		}

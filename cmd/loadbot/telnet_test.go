@@ -64,6 +64,25 @@ func TestDecoder(t *testing.T) {
 	}
 }
 
+// A bot with -gmcp agrees to GMCP once and asks for what Mudlet asks for;
+// one without refuses it; either way GMCP messages are skipped as text.
+func TestDecoder_GMCP(t *testing.T) {
+	offer := "\xff\xfb\xc9"
+	msg := "\xff\xfa\xc9Comm.Channel.Text {\"text\":\"hi\"}\xff\xf0"
+	var on decoder
+	on.gmcp = true
+	text, reply := decodeAll(&on, offer+offer+msg+"ok")
+	want := "\xff\xfd\xc9\xff\xfa\xc9" + gmcpSupports + "\xff\xf0"
+	if text != "ok" || string(reply) != want {
+		t.Fatalf("with -gmcp: text %q, reply %q; want \"ok\" and %q", text, reply, want)
+	}
+	var off decoder
+	text, reply = decodeAll(&off, offer+msg+"ok")
+	if text != "ok" || string(reply) != "\xff\xfe\xc9" {
+		t.Fatalf("without -gmcp: text %q, reply %q; want \"ok\" and a refusal", text, reply)
+	}
+}
+
 func TestStream_Prompts(t *testing.T) {
 	const willEOR = "\xff\xfb\x19"
 	for _, tc := range []struct {
