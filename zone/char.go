@@ -122,6 +122,9 @@ type Player struct {
 	heldKnown bool
 	// lastVitals is what Char.Vitals last told the client.
 	lastVitals gmcpVitals
+	// gmcpHeld is what GMCP says of the text in out (Comm.Channel.Text of a
+	// say, a tell, a channel line), sent with it in one burst (holdGMCP).
+	gmcpHeld []heldGMCP
 	// party: the player is in a party (the world's Group.Info said so, or
 	// the group command here made it); partyPub is what this player last
 	// published to it (party.go).

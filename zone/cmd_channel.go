@@ -128,10 +128,6 @@ func (z *Zone) deliverChannel(l *ChannelLine) {
 	if ch == nil {
 		return // the channel went with a reload this zone has seen
 	}
-	var gmcp any
-	if l.GMCP != nil {
-		gmcp = l.GMCP
-	}
 	z.lazyOut = true
 	defer func() { z.lazyOut = false }()
 	for _, o := range z.players {
@@ -140,8 +136,8 @@ func (z *Zone) deliverChannel(l *ChannelLine) {
 			continue
 		}
 		z.sendLine(o, l.Line)
-		if gmcp != nil {
-			p.sess.GMCP("Comm.Channel.Text", gmcp)
+		if l.GMCP != nil {
+			z.holdGMCP(o, "Comm.Channel.Text", l.GMCP)
 		}
 	}
 }

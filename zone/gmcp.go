@@ -75,21 +75,66 @@ func (z *Zone) gmcpChannel(room *Room, from *Char, channel, text string) {
 	if err != nil {
 		return // three strings always encode
 	}
-	var msg any = json.RawMessage(b)
+	msg := json.RawMessage(b)
 	for _, o := range z.hearers(room, from) {
 		if o.pl != nil && o.pl.sess != nil && !o.pl.comm.ignores(from.name) {
-			o.pl.sess.GMCP("Comm.Channel.Text", msg)
+			z.holdGMCP(o, "Comm.Channel.Text", msg)
 		}
 	}
 	if z.throng(room) && from.pl != nil && from.pl.sess != nil {
-		from.pl.sess.GMCP("Comm.Channel.Text", msg) // the talker is not near itself
+		z.holdGMCP(from, "Comm.Channel.Text", msg) // the talker is not near itself
 	}
 }
 
 func (z *Zone) gmcpTell(to *Char, from, text string) {
-	if to.pl.sess != nil {
-		to.pl.sess.GMCP("Comm.Channel.Text", gmcpChannelText{Channel: "tell", Talker: from, Text: markup.Strip(text)})
+	if to.pl.sess == nil {
+		return
 	}
+	b, err := json.Marshal(gmcpChannelText{Channel: "tell", Talker: from, Text: markup.Strip(text)})
+	if err != nil {
+		return // three strings always encode
+	}
+	z.holdGMCP(to, "Comm.Channel.Text", b)
+}
+
+// heldGMCP is a GMCP message waiting with a player's text.
+type heldGMCP struct {
+	pkg  string
+	data json.RawMessage
+}
+
+// holdGMCP keeps a GMCP message for c to go out with the text c has
+// waiting, in the same burst (flushOne): a say, a tell or a channel line
+// and its Comm.Channel.Text reach the client together, in one write, and
+// the GMCP of text that waits out a gap (a crowd's talk, a channel line
+// under newsGap) waits with it rather than going ahead in a write of its
+// own. With no text waiting it goes at once.
+func (z *Zone) holdGMCP(c *Char, pkg string, data json.RawMessage) {
+	p := c.pl
+	if p == nil || p.sess == nil {
+		return
+	}
+	if !p.queued {
+		p.sess.GMCP(pkg, data)
+		return
+	}
+	p.gmcpHeld = append(p.gmcpHeld, heldGMCP{pkg, data})
+}
+
+// gmcpBurster is a session that can queue a GMCP message to go out in one
+// burst with the Write that follows it (the gate's sessions).
+type gmcpBurster interface {
+	GMCPBefore(pkg string, data any)
+}
+
+// gmcpWithWrite sends a GMCP message to s in the burst of the Write that
+// must follow, where the session can; else at once.
+func gmcpWithWrite(s Session, pkg string, data any) {
+	if b, ok := s.(gmcpBurster); ok {
+		b.GMCPBefore(pkg, data)
+		return
+	}
+	s.GMCP(pkg, data)
 }
 
 // Char.Name, Char.Status and Char.Vitals, numbers as numbers (Aardwolf
@@ -135,6 +180,12 @@ func (z *Zone) gmcpChar(c *Char) {
 // gmcpVitals sends Char.Vitals when they changed since the last send (or
 // always, if force).
 func (z *Zone) gmcpVitals(c *Char, force bool) {
+	z.sendVitals(c, force, false)
+}
+
+// sendVitals is gmcpVitals; withWrite sends them in the burst of the Write
+// that follows (flushOne's prompt).
+func (z *Zone) sendVitals(c *Char, force, withWrite bool) {
 	s := c.pl.sess
 	if s == nil {
 		return
@@ -144,5 +195,9 @@ func (z *Zone) gmcpVitals(c *Char, force bool) {
 		return
 	}
 	c.pl.lastVitals = v
+	if withWrite {
+		gmcpWithWrite(s, "Char.Vitals", v)
+		return
+	}
 	s.GMCP("Char.Vitals", v)
 }

@@ -468,6 +468,92 @@ func TestZone_ChannelLinesWaitForNewsGap(t *testing.T) {
 	})
 }
 
+// gmcpSession records what a GMCP client's session is asked to do, in
+// order: "now PKG" for a GMCP message sent at once, "with PKG" for one
+// queued for the burst of the Write that follows, and "write TEXT".
+type gmcpSession struct {
+	writeSession
+	events []string // under writeSession.mu
+}
+
+func newGMCPSession() *gmcpSession {
+	return &gmcpSession{writeSession: writeSession{benchSession: benchSession{id: sessionIDs.Add(1)}}}
+}
+
+func (s *gmcpSession) note(e string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.events = append(s.events, e)
+}
+
+func (s *gmcpSession) GMCP(pkg string, data any)       { s.note("now " + pkg) }
+func (s *gmcpSession) GMCPBefore(pkg string, data any) { s.note("with " + pkg) }
+func (s *gmcpSession) Write(p []byte, prompt bool) bool {
+	s.note("write " + string(p))
+	return s.writeSession.Write(p, prompt)
+}
+
+// takeEvents returns the events since the last take, channel text only
+// (a session's other GMCP, such as Room.Info on arrival, is not asked about).
+func (s *gmcpSession) takeEvents() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var out []string
+	for _, e := range s.events {
+		if strings.HasPrefix(e, "write ") || strings.HasSuffix(e, "Comm.Channel.Text") {
+			out = append(out, e)
+		}
+	}
+	s.events = nil
+	return out
+}
+
+// What GMCP says of a line (Comm.Channel.Text of a channel line, a say, a
+// tell) goes with the line, in the burst of its write: for a channel line
+// that waits for newsGap it waits too, rather than going ahead in a write
+// of its own, and a line that goes at once takes its GMCP in the same
+// burst. The vitals at a prompt go the same way.
+func TestZone_GMCPGoesInTheBurstOfItsText(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		z := crowdZone(t, 30)
+		talker := arrive(t, z, "Talker")
+		g := newGMCPSession()
+		z.Arrive(&zone.CharRecord{Name: "Mudlet", Level: 1}, g, "", "")
+		z.DrainForTest()
+		time.Sleep(2 * time.Second)
+		talker.take()
+		g.takeEvents()
+
+		far := func(text string) {
+			z.DeliverChannel(&zone.ChannelLine{Channel: "gossip", From: "Faraway", Text: text,
+				Line: "[Gossip] Faraway: " + text, GMCP: []byte(`{"channel":"gossip","talker":"Faraway","text":"` + text + `"}`)})
+			z.DrainWithGapForTest()
+		}
+		far("one") // the last flush is long past: at once
+		if got := g.takeEvents(); len(got) != 2 || got[0] != "with Comm.Channel.Text" || !strings.HasPrefix(got[1], "write [Gossip] Faraway: one") {
+			t.Fatalf("a channel line told at once reached the GMCP client as %q, want its GMCP queued with the write, then the write", got)
+		}
+		time.Sleep(100 * time.Millisecond)
+		far("two") // waits for newsGap, and so does its GMCP
+		if got := g.takeEvents(); len(got) != 0 {
+			t.Fatalf("a channel line that waits for newsGap sent %q at once", got)
+		}
+		time.Sleep(time.Second)
+		z.BatchForTest()
+		if got := g.takeEvents(); len(got) != 2 || got[0] != "with Comm.Channel.Text" || !strings.HasPrefix(got[1], "write [Gossip] Faraway: two") {
+			t.Fatalf("when newsGap was up the GMCP client got %q, want the line's GMCP queued with its write, then the write", got)
+		}
+
+		time.Sleep(2 * time.Second)
+		z.QueueInputForTest(talker, 1, "say hello")
+		z.BatchForTest()
+		got := g.takeEvents()
+		if len(got) != 2 || got[0] != "with Comm.Channel.Text" || !strings.HasPrefix(got[1], "write Talker says") {
+			t.Fatalf("a say reached the GMCP client as %q, want its GMCP queued with the write, then the write", got)
+		}
+	})
+}
+
 // In a room that is not crowded, talk goes out with its batch even to a
 // player whose comings and goings were waiting for newsGap, and takes them
 // along: a crowd's gap is no reason to hold it. (The player's gap held it

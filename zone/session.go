@@ -645,12 +645,22 @@ func (z *Zone) flushOne(c *Char, prompt bool) {
 		prompt = false // the prompt waits for the answer (later)
 	}
 	if p.sess == nil || (!prompt && len(p.out) == 0) {
+		if p.sess != nil {
+			for _, h := range p.gmcpHeld {
+				p.sess.GMCP(h.pkg, h.data)
+			}
+		}
 		z.freeOut(p)
 		return
 	}
+	// What GMCP says of this text, and the vitals at its prompt, go in the
+	// burst of its Write.
+	for _, h := range p.gmcpHeld {
+		gmcpWithWrite(p.sess, h.pkg, h.data)
+	}
 	if prompt {
 		p.out = z.appendPrompt(p.out, c)
-		z.gmcpVitals(c, false)
+		z.sendVitals(c, false, true)
 		z.publishParty(c, false)
 	}
 	// The round trip is counted before the write: a burst may be written
@@ -688,6 +698,8 @@ func (z *Zone) outBuf() []byte {
 
 // freeOut takes p's buffer back for the zone's spares.
 func (z *Zone) freeOut(p *Player) {
+	clear(p.gmcpHeld)
+	p.gmcpHeld = p.gmcpHeld[:0]
 	b := p.out
 	p.out = nil
 	if b != nil && cap(b) <= outSpareCap && len(z.outFree) < outSpares {

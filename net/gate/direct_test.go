@@ -108,3 +108,24 @@ func TestWriter_WhatTheSocketDidNotTakeGoesFirst(t *testing.T) {
 		t.Fatalf("%d writer goroutines started, want still 1", n)
 	}
 }
+
+// A frame held for the next burst (GMCPBefore: a line's GMCP, the vitals
+// at a prompt) is not written on its own: it waits, with no writer
+// started, and goes out ahead of the Write that follows, in its burst.
+func TestWriter_HeldFrameGoesWithTheNextWrite(t *testing.T) {
+	s, g, _, client := tcpSession(t)
+	frame := telnet.GMCPFrame("Comm.Channel.Text", []byte(`{"channel":"gossip","talker":"Aria","text":"hi"}`))
+	s.hold(frameRaw, frame)
+	if n := s.out.Len(); n == 0 || s.writing.Load() {
+		t.Fatalf("after hold: %d bytes queued, writer running %v; want the frame waiting and no writer", n, s.writing.Load())
+	}
+	s.Write([]byte("[Gossip] Aria: hi\n> "), true)
+	got := readUntil(t, client, "\xff\xf9")
+	i, j := strings.Index(got, string(frame)), strings.Index(got, "[Gossip] Aria: hi\r\n")
+	if i < 0 || j < 0 || i > j {
+		t.Fatalf("read %q; want the held frame, then the text", got)
+	}
+	if n := g.writersStarted.Load(); n != 0 {
+		t.Fatalf("%d writer goroutines started; the burst should be written by its caller", n)
+	}
+}

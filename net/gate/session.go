@@ -126,14 +126,21 @@ func (s *Session) raw(p []byte) {
 // caller's goroutine, which may be a zone's: closing an SSH channel sends
 // a message and may wait too.
 func (s *Session) put(kind byte, p []byte) bool {
+	ok := s.hold(kind, p)
+	if ok {
+		s.kick()
+	}
+	return ok
+}
+
+// hold queues a frame for the next burst and starts no writer: the put
+// that follows takes it along.
+func (s *Session) hold(kind byte, p []byte) bool {
 	ok, over := s.out.put(kind, p)
 	if over && s.cut.CompareAndSwap(false, true) {
 		s.g.overflows.Add(1)
 		s.Close("")
 		s.g.gr.GoWith(cutLabels, func() { _ = s.c.close() })
-	}
-	if ok {
-		s.kick()
 	}
 	return ok
 }
@@ -197,20 +204,41 @@ func (s *Session) Width() int {
 // as JSON, unless it is a json.RawMessage: a sender telling many clients
 // the same thing encodes it once.
 func (s *Session) GMCP(pkg string, data any) {
+	if f := s.gmcpFrame(pkg, data); f != nil {
+		s.raw(f)
+	}
+}
+
+// GMCPBefore queues an out-of-band message, as GMCP does, to go out in one
+// burst with the Write that must follow it: the zone's flush sends a
+// player's vitals and the channel lines held with the text this way, so
+// that a client that asked for GMCP gets them in the same system call as
+// the text, not in one of their own just before it.
+func (s *Session) GMCPBefore(pkg string, data any) {
+	if f := s.gmcpFrame(pkg, data); f != nil {
+		s.hold(frameRaw, f)
+	}
+}
+
+// gmcpFrame is the client's frame for a GMCP message, or nil if the client
+// did not ask for the package (or the payload does not encode).
+func (s *Session) gmcpFrame(pkg string, data any) []byte {
 	if !s.wantsGMCP(pkg) {
-		return
+		return nil
 	}
 	b, ok := data.(json.RawMessage)
 	if !ok {
 		var err error
 		if b, err = json.Marshal(data); err != nil {
 			s.g.log.Warn("gate: a GMCP payload does not encode", logev.ID(2004), logev.Session(s.id), "pkg", pkg, "err", err)
-			return
+			return nil
 		}
 	}
-	if f := s.c.gmcpFrame(pkg, b); f != nil {
-		s.raw(f)
+	f := s.c.gmcpFrame(pkg, b)
+	if len(f) == 0 {
+		return nil
 	}
+	return f
 }
 
 func (s *Session) wantsGMCP(pkg string) bool {
