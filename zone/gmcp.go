@@ -26,8 +26,8 @@ func (z *Zone) gmcpRoom(c *Char) {
 		return
 	}
 	// Built only if the client asked for Room.Info: most do not, and a
-	// crowd walks a lot.
-	s.GMCP("Room.Info", lazyRoomInfo{z.set, z.proto.Name, c.room.proto})
+	// crowd walks a lot. It goes with the room's text.
+	z.holdGMCP(c, "Room.Info", lazyRoomInfo{z.set, z.proto.Name, c.room.proto})
 }
 
 // lazyRoomInfo is Room.Info, made when it is encoded. Its fields are
@@ -97,34 +97,43 @@ func (z *Zone) gmcpTell(to *Char, from, text string) {
 	z.holdGMCP(to, "Comm.Channel.Text", b)
 }
 
-// heldGMCP is a GMCP message waiting with a player's text.
+// heldGMCP is a GMCP message waiting with a player's text. Its data is
+// encoded when it is sent, so it must not change meanwhile: encoded JSON,
+// a value, or a view of immutable content (lazyRoomInfo).
 type heldGMCP struct {
 	pkg  string
-	data json.RawMessage
+	data any
 }
 
 // holdGMCP keeps a GMCP message for c to go out with the text c has
-// waiting, in the same burst (flushOne): a say, a tell or a channel line
-// and its Comm.Channel.Text reach the client together, in one write, and
-// the GMCP of text that waits out a gap (a crowd's talk, a channel line
-// under newsGap) waits with it rather than going ahead in a write of its
-// own. With no text waiting it goes at once.
-func (z *Zone) holdGMCP(c *Char, pkg string, data json.RawMessage) {
+// waiting, in the same burst (flushOne): a room's text and its Room.Info,
+// a say, a tell or a channel line and its Comm.Channel.Text reach the
+// client together, in one write, and the GMCP of text that waits out a
+// gap (a crowd's talk, a channel line under newsGap) waits with it rather
+// than going ahead in a write of its own. With no text waiting it goes at
+// once; to a client that asked for no GMCP, not at all.
+func (z *Zone) holdGMCP(c *Char, pkg string, data any) {
 	p := c.pl
 	if p == nil || p.sess == nil {
 		return
 	}
-	if !p.queued {
+	b, ok := p.sess.(gmcpBurster)
+	if !ok || !p.queued {
 		p.sess.GMCP(pkg, data)
 		return
+	}
+	if !b.GMCPAny() {
+		return // most clients never ask: nothing held for them
 	}
 	p.gmcpHeld = append(p.gmcpHeld, heldGMCP{pkg, data})
 }
 
 // gmcpBurster is a session that can queue a GMCP message to go out in one
-// burst with the Write that follows it (the gate's sessions).
+// burst with the Write that follows it (the gate's sessions), and says
+// whether its client asked for any GMCP at all.
 type gmcpBurster interface {
 	GMCPBefore(pkg string, data any)
+	GMCPAny() bool
 }
 
 // gmcpWithWrite sends a GMCP message to s in the burst of the Write that

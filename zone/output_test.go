@@ -488,6 +488,7 @@ func (s *gmcpSession) note(e string) {
 
 func (s *gmcpSession) GMCP(pkg string, data any)       { s.note("now " + pkg) }
 func (s *gmcpSession) GMCPBefore(pkg string, data any) { s.note("with " + pkg) }
+func (s *gmcpSession) GMCPAny() bool                   { return true }
 func (s *gmcpSession) Write(p []byte, prompt bool) bool {
 	s.note("write " + string(p))
 	return s.writeSession.Write(p, prompt)
@@ -500,7 +501,7 @@ func (s *gmcpSession) takeEvents() []string {
 	defer s.mu.Unlock()
 	var out []string
 	for _, e := range s.events {
-		if strings.HasPrefix(e, "write ") || strings.HasSuffix(e, "Comm.Channel.Text") {
+		if strings.HasPrefix(e, "write ") || strings.HasSuffix(e, "Comm.Channel.Text") || strings.HasSuffix(e, "Room.Info") {
 			out = append(out, e)
 		}
 	}
@@ -509,10 +510,10 @@ func (s *gmcpSession) takeEvents() []string {
 }
 
 // What GMCP says of a line (Comm.Channel.Text of a channel line, a say, a
-// tell) goes with the line, in the burst of its write: for a channel line
-// that waits for newsGap it waits too, rather than going ahead in a write
-// of its own, and a line that goes at once takes its GMCP in the same
-// burst. The vitals at a prompt go the same way.
+// tell; Room.Info of a room shown) goes with the line, in the burst of its
+// write: for a channel line that waits for newsGap it waits too, rather
+// than going ahead in a write of its own, and a line that goes at once
+// takes its GMCP in the same burst. The vitals at a prompt go the same way.
 func TestZone_GMCPGoesInTheBurstOfItsText(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		z := crowdZone(t, 30)
@@ -550,6 +551,12 @@ func TestZone_GMCPGoesInTheBurstOfItsText(t *testing.T) {
 		got := g.takeEvents()
 		if len(got) != 2 || got[0] != "with Comm.Channel.Text" || !strings.HasPrefix(got[1], "write Talker says") {
 			t.Fatalf("a say reached the GMCP client as %q, want its GMCP queued with the write, then the write", got)
+		}
+		z.QueueInputForTest(g, 1, "look")
+		z.BatchForTest()
+		got = g.takeEvents()
+		if len(got) != 2 || got[0] != "with Room.Info" || !strings.HasPrefix(got[1], "write ") || !strings.Contains(got[1], "Exits:") {
+			t.Fatalf("a look reached the GMCP client as %q, want Room.Info queued with the room's write, then the write", got)
 		}
 	})
 }

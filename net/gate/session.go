@@ -220,6 +220,11 @@ func (s *Session) GMCPBefore(pkg string, data any) {
 	}
 }
 
+// GMCPAny reports whether the client asked for any GMCP package: a
+// caller holding messages back for the next burst holds none for a client
+// that would drop them.
+func (s *Session) GMCPAny() bool { return s.gmcpAny.Load() }
+
 // gmcpFrame is the client's frame for a GMCP message, or nil if the client
 // did not ask for the package (or the payload does not encode).
 func (s *Session) gmcpFrame(pkg string, data any) []byte {
