@@ -22,12 +22,22 @@ type gmcpRoomInfo struct {
 
 func (z *Zone) gmcpRoom(c *Char) {
 	s := c.pl.sess
-	if s == nil || c.room == nil {
+	r := c.room
+	if s == nil || r == nil {
 		return
 	}
-	// Built only if the client asked for Room.Info: most do not, and a
-	// crowd walks a lot. It goes with the room's text.
-	z.holdGMCP(c, "Room.Info", lazyRoomInfo{z.set, z.proto.Name, c.room.proto})
+	if b, ok := s.(gmcpBurster); ok && !b.GMCPAny() {
+		return // most clients never ask, and a crowd walks a lot
+	}
+	// Encoded once a room, not once a walker; it goes with the room's text.
+	if r.info == nil || r.infoOf != r.proto || r.infoSet != z.set {
+		b, err := json.Marshal(lazyRoomInfo{z.set, z.proto.Name, r.proto})
+		if err != nil {
+			return
+		}
+		r.info, r.infoOf, r.infoSet = b, r.proto, z.set
+	}
+	z.holdGMCP(c, "Room.Info", json.RawMessage(r.info))
 }
 
 // lazyRoomInfo is Room.Info, made when it is encoded. Its fields are

@@ -42,6 +42,11 @@ type Room struct {
 	mobs []*Char
 	// view keeps the description's text as last shown (roomView).
 	view roomView
+	// info is the room's GMCP Room.Info as last encoded, for infoOf in
+	// infoSet (gmcpRoom): the same for every walker, until a reload.
+	info    []byte
+	infoOf  *content.Room
+	infoSet *content.Set
 }
 
 type doorState uint8
