@@ -129,3 +129,30 @@ func TestWriter_HeldFrameGoesWithTheNextWrite(t *testing.T) {
 		t.Fatalf("%d writer goroutines started; the burst should be written by its caller", n)
 	}
 }
+
+// Which packages a client gets follows its Core.Supports messages, each
+// answer kept only until the list changes: a package removed is no longer
+// sent, one added is, and a parent covers its children.
+func TestSession_GMCPWantsFollowTheClientsList(t *testing.T) {
+	g := &Gate{cfg: DefaultConfig(), log: slog.New(slog.DiscardHandler)}
+	s := newSession(g, 1)
+	check := func(when string, want map[string]bool) {
+		t.Helper()
+		for pkg, w := range want {
+			for range 2 { // the second answer is the kept one
+				if got := s.wantsGMCP(pkg); got != w {
+					t.Fatalf("%s: wants %s = %v, want %v", when, pkg, got, w)
+				}
+			}
+		}
+	}
+	check("before any list", map[string]bool{"Char.Vitals": false})
+	s.handleGMCP("Core.Supports.Set", []byte(`["Char 1", "Room 1"]`))
+	check("after Set Char, Room", map[string]bool{"Char.Vitals": true, "Room.Info": true, "Comm.Channel.Text": false})
+	s.handleGMCP("Core.Supports.Add", []byte(`["Comm 1"]`))
+	check("after Add Comm", map[string]bool{"Char.Vitals": true, "Comm.Channel.Text": true})
+	s.handleGMCP("Core.Supports.Remove", []byte(`["Char"]`))
+	check("after Remove Char", map[string]bool{"Char.Vitals": false, "Room.Info": true, "Comm.Channel.Text": true})
+	s.handleGMCP("Core.Supports.Set", []byte(`["Room.Info 1"]`))
+	check("after Set Room.Info", map[string]bool{"Room.Info": true, "Room.Wrong": false, "Comm.Channel.Text": false})
+}

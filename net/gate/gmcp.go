@@ -49,6 +49,7 @@ func (s *Session) handleGMCP(pkg string, data []byte) {
 				s.gmcpPkgs[name] = true
 			}
 		}
+		s.gmcpWants = nil
 		s.gmcpAny.Store(len(s.gmcpPkgs) > 0)
 		s.mu.Unlock()
 	case "core.ping":

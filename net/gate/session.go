@@ -60,9 +60,10 @@ type Session struct {
 	typed atomic.Bool
 	w     writerState // the running writer's only; handed on through writing
 
-	mu       sync.Mutex
-	gmcpPkgs map[string]bool // guarded by mu: packages the client asked for, lower case
-	gmcpAny  atomic.Bool     // the client has asked for a package (set under mu)
+	mu        sync.Mutex
+	gmcpPkgs  map[string]bool // guarded by mu: packages the client asked for, lower case
+	gmcpWants map[string]bool // guarded by mu: wantsGMCP's answers by package as sent, until gmcpPkgs changes
+	gmcpAny   atomic.Bool     // the client has asked for a package (set under mu)
 
 	seq uint64 // reader goroutine only: lines posted
 	lim *rate.Limiter
@@ -255,17 +256,30 @@ func (s *Session) wantsGMCP(pkg string) bool {
 	if len(s.gmcpPkgs) == 0 {
 		return false
 	}
-	p := strings.ToLower(pkg)
-	for {
+	// The game sends a handful of packages, thousands of times: each
+	// answer is kept until the client's list changes.
+	if want, ok := s.gmcpWants[pkg]; ok {
+		return want
+	}
+	want := false
+	for p := strings.ToLower(pkg); ; {
 		if s.gmcpPkgs[p] {
-			return true
+			want = true
+			break
 		}
 		i := strings.LastIndexByte(p, '.')
 		if i < 0 {
-			return false
+			break
 		}
 		p = p[:i]
 	}
+	if s.gmcpWants == nil {
+		s.gmcpWants = map[string]bool{}
+	}
+	if len(s.gmcpWants) < maxGMCPPackages {
+		s.gmcpWants[pkg] = want
+	}
+	return want
 }
 
 // Client describes the client for the zone.
