@@ -295,9 +295,7 @@ func (z *Zone) cmdGsay(c *Char, args string) {
 		return
 	}
 	z.sendLine(c, "You tell your party, '{G}"+text+"{x}'")
-	if c.pl.sess != nil {
-		c.pl.sess.GMCP("Comm.Channel.Text", gmcpChannelText{Channel: "party", Talker: c.name, Text: markup.Strip(text)})
-	}
+	z.holdGMCP(c, "Comm.Channel.Text", gmcpChannelText{Channel: "party", Talker: c.name, Text: markup.Strip(text)})
 	for _, m := range append([]string{leader}, members...) {
 		if m != c.name {
 			z.partyTalk(c.name, m, text)

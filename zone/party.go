@@ -98,9 +98,7 @@ func (z *Zone) handlePartyTalk(m partyMsg) {
 		return
 	}
 	z.sendLine(c, m.from+" tells the party, '{G}"+m.text+"{x}'")
-	if c.pl.sess != nil {
-		c.pl.sess.GMCP("Comm.Channel.Text", gmcpChannelText{Channel: "party", Talker: m.from, Text: markup.Strip(m.text)})
-	}
+	z.holdGMCP(c, "Comm.Channel.Text", gmcpChannelText{Channel: "party", Talker: m.from, Text: markup.Strip(m.text)})
 }
 
 // partyTalk gives a member their line of party talk, here or in the zone
