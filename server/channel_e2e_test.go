@@ -53,6 +53,12 @@ func TestChannel_TwoPlayersAndAnIgnorer(t *testing.T) {
 	if strings.Contains(got, "psst") || strings.Contains(got, "anyone here") {
 		t.Errorf("Cato heard Aria's tell or say: %q", got)
 	}
+	// A tell's GMCP is the object a client's chat capture reads, and comes
+	// with the tell's line.
+	tell := `Comm.Channel.Text {"channel":"tell","talker":"Bran","text":"hey"}`
+	if raw := string(c.Raw()); !strings.Contains(raw, tell) || strings.Index(raw, tell) > strings.Index(raw, "Bran tells you") {
+		t.Errorf("the tell's GMCP: want %q just before the line in %q", tell, raw)
+	}
 	// Unignored, Aria is heard again.
 	c.DoExpect("ignore", "You ignore: Aria.")
 	c.DoExpect("ignore aria", "You hear Aria again")

@@ -97,14 +97,7 @@ func (z *Zone) gmcpChannel(room *Room, from *Char, channel, text string) {
 }
 
 func (z *Zone) gmcpTell(to *Char, from, text string) {
-	if to.pl.sess == nil {
-		return
-	}
-	b, err := json.Marshal(gmcpChannelText{Channel: "tell", Talker: from, Text: markup.Strip(text)})
-	if err != nil {
-		return // three strings always encode
-	}
-	z.holdGMCP(to, "Comm.Channel.Text", b)
+	z.holdGMCP(to, "Comm.Channel.Text", gmcpChannelText{Channel: "tell", Talker: from, Text: markup.Strip(text)})
 }
 
 // heldGMCP is a GMCP message waiting with a player's text. Its data is
