@@ -128,6 +128,10 @@ func (z *Zone) deliverChannel(l *ChannelLine) {
 	if ch == nil {
 		return // the channel went with a reload this zone has seen
 	}
+	var gmcp any // made an interface once for the line, not once a listener
+	if l.GMCP != nil {
+		gmcp = l.GMCP
+	}
 	z.lazyOut = true
 	defer func() { z.lazyOut = false }()
 	for _, o := range z.players {
@@ -136,8 +140,8 @@ func (z *Zone) deliverChannel(l *ChannelLine) {
 			continue
 		}
 		z.sendLine(o, l.Line)
-		if l.GMCP != nil {
-			z.holdGMCP(o, "Comm.Channel.Text", l.GMCP)
+		if gmcp != nil {
+			z.holdGMCP(o, "Comm.Channel.Text", gmcp)
 		}
 	}
 }

@@ -85,7 +85,7 @@ func (z *Zone) gmcpChannel(room *Room, from *Char, channel, text string) {
 	if err != nil {
 		return // three strings always encode
 	}
-	msg := json.RawMessage(b)
+	var msg any = json.RawMessage(b) // one interface for the room, not one a hearer
 	for _, o := range z.hearers(room, from) {
 		if o.pl != nil && o.pl.sess != nil && !o.pl.comm.ignores(from.name) {
 			z.holdGMCP(o, "Comm.Channel.Text", msg)
