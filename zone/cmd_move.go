@@ -197,7 +197,7 @@ func (z *Zone) transferOut(c *Char, dest *Zone, room, from string) {
 // transferOutNote is transferOut with a line for c to read after the room
 // it arrives in.
 func (z *Zone) transferOutNote(c *Char, dest *Zone, room, from, note string) {
-	z.flushOne(c, false)
+	z.flushOne(c, flushOther)
 	z.unqueue(c)
 	var back string
 	if c.room != nil {

@@ -25,6 +25,7 @@ type Metrics struct {
 	messages  *prometheus.CounterVec
 	batches   *prometheus.CounterVec
 	faults    *prometheus.CounterVec
+	flushes   *prometheus.CounterVec
 	roundTrip prometheus.Histogram
 	lua       *script.Metrics
 
@@ -69,6 +70,12 @@ func NewMetrics(zones func() []*Zone) *Metrics {
 			Namespace: "zonemud", Name: "faults_total",
 			Help: "Panics a zone recovered from and survived, by template and kind: message (a handler), pulse (a timer), task.",
 		}, []string{"template", "kind"}),
+		flushes: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Namespace: "zonemud", Name: "zone_flushes_total",
+			Help: "Players' waiting output handed to their connections, by cause: answer (the answer to their own command, or else what ends with a prompt at once: a fight's round, an affect wearing off), talk (others' words or deeds " +
+				"in a room that is not crowded, told at once), gathered (what waited out a crowded room's gap), news (comings, goings " +
+				"and channel lines, which wait for newsGap), other (before a crossing, a quit, a new connection). Summed over zones.",
+		}, []string{"cause"}),
 		roundTrip: prometheus.NewHistogram(prometheus.HistogramOpts{
 			Namespace: "zonemud", Name: "command_round_trip_seconds",
 			Buckets: []float64{0.0005, 0.001, 0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5},
@@ -82,7 +89,7 @@ func NewMetrics(zones func() []*Zone) *Metrics {
 }
 
 func (m *Metrics) collectors() []prometheus.Collector {
-	return []prometheus.Collector{m.pulse, m.lateness, m.messages, m.batches, m.faults, m.roundTrip, m.lua}
+	return []prometheus.Collector{m.pulse, m.lateness, m.messages, m.batches, m.faults, m.flushes, m.roundTrip, m.lua}
 }
 
 // Describe implements prometheus.Collector.
@@ -132,6 +139,7 @@ type meters struct {
 	lateness  prometheus.Observer
 	messages  prometheus.Counter
 	batches   prometheus.Counter
+	flushes   [nFlushCauses]prometheus.Counter
 	roundTrip prometheus.Observer
 	luaPrev   script.Stats // zone goroutine only: the VM's stats as last recorded
 }
@@ -143,7 +151,7 @@ func (m *Metrics) meters(template string) meters {
 	if m == nil {
 		m = unregistered
 	}
-	return meters{
+	mt := meters{
 		m:         m,
 		pulse:     m.pulse.WithLabelValues(template),
 		lateness:  m.lateness.WithLabelValues(template),
@@ -151,6 +159,29 @@ func (m *Metrics) meters(template string) meters {
 		batches:   m.batches.WithLabelValues(template),
 		roundTrip: m.roundTrip,
 	}
+	for c := range nFlushCauses {
+		mt.flushes[c] = m.flushes.WithLabelValues(c.String())
+	}
+	return mt
+}
+
+// flushCause is why a player's waiting output went to their session, as
+// zonemud_zone_flushes_total counts it: a census of what the server's
+// writes are for (each flush is at most one write, fewer when the session
+// merges it with output not yet written).
+type flushCause uint8
+
+const (
+	flushAnswer   flushCause = iota // an answer, or what else ends with a prompt at once (a fight's round)
+	flushTalk                       // others' words or deeds in a room that is not crowded: at once
+	flushGathered                   // what waited out a crowded room's gap
+	flushNews                       // comings, goings, channel lines: newsGap, or at once to the idle
+	flushOther                      // before a crossing, a quit, a new connection, a stop
+	nFlushCauses
+)
+
+func (c flushCause) String() string {
+	return [nFlushCauses]string{"answer", "talk", "gathered", "news", "other"}[c]
 }
 
 // fault counts a recovered panic of kind.

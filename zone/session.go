@@ -160,7 +160,7 @@ func (z *Zone) attach(c *Char, s Session) {
 	p.draft = nil
 	if old != nil {
 		delete(z.bySess, old.ID())
-		z.flushOne(c, false)
+		z.flushOne(c, flushOther)
 		old.Close(fmt.Sprintf("%s has just logged in from another connection; this one is closed.", c.name))
 	}
 	z.bind(c, s)
@@ -288,7 +288,7 @@ func (z *Zone) quit(c *Char) {
 		return
 	}
 	s := c.pl.sess
-	z.flushOne(c, false)
+	z.flushOne(c, flushOther)
 	z.presence(c.room, c, c, noticeLeft)
 	z.handBack(c, "quit")
 	if s != nil {
@@ -347,7 +347,7 @@ func (z *Zone) idleSweep() {
 	limit := time.Duration(z.cfg.IdleMins) * time.Minute
 	for _, c := range z.sortedPlayers() {
 		if c.pl.sess != nil && time.Since(c.pl.lastInput) > limit {
-			z.flushOne(c, false)
+			z.flushOne(c, flushOther)
 			z.presence(c.room, c, c, noticeDrifts)
 			s := c.pl.sess
 			z.handBack(c, "idle")
@@ -479,7 +479,7 @@ func (z *Zone) flush() {
 			p.urgent = false
 			if p.queued {
 				p.lastFlush = now
-				z.flushOne(c, true)
+				z.flushOne(c, flushAnswer)
 			}
 		}
 	}
@@ -501,7 +501,7 @@ func (z *Zone) flush() {
 			continue
 		}
 		p.lastFlush = now
-		z.flushOne(c, true)
+		z.flushOne(c, z.causeOf(c))
 	}
 	z.flushList = z.flushList[:0]
 	// What fell due.
@@ -522,7 +522,7 @@ func (z *Zone) flush() {
 		if live {
 			due = true
 			c.pl.lastFlush = now
-			z.flushOne(c, true)
+			z.flushOne(c, z.causeOf(c))
 		}
 	}
 	z.flushDue = time.Time{}
@@ -629,16 +629,32 @@ func (z *Zone) unqueue(c *Char) {
 	}
 }
 
+// causeOf is why c's waiting output goes now, for a flush of the batch's
+// or of a gap that fell due (not an answer): news if all of it is news,
+// else talk, or gathered if it is in a crowded room (where it waited out
+// the gap, unless the gap was over already).
+func (z *Zone) causeOf(c *Char) flushCause {
+	switch {
+	case c.pl.lazy:
+		return flushNews
+	case z.crowded(c.room):
+		return flushGathered
+	}
+	return flushTalk
+}
+
 // flushOne hands c's waiting output to its session, ending it with a
-// prompt if prompt is set. The session decides how the prompt meets the
-// text around it (a blank line before it, a fresh line after it), and
-// merges what it has not written yet. A session that is closing drops it;
-// its reader reports the drop.
-func (z *Zone) flushOne(c *Char, prompt bool) {
+// prompt unless cause is flushOther (the player is on their way
+// elsewhere). The session decides how the prompt meets the text around it
+// (a blank line before it, a fresh line after it), and merges what it has
+// not written yet. A session that is closing drops it; its reader reports
+// the drop.
+func (z *Zone) flushOne(c *Char, cause flushCause) {
 	p := c.pl
 	if p == nil || !p.queued {
 		return
 	}
+	prompt := cause != flushOther
 	p.queued, p.lazy = false, false
 	z.waiting--
 	if p.await != 0 {
@@ -670,6 +686,7 @@ func (z *Zone) flushOne(c *Char, prompt bool) {
 		z.met.roundTrip.Observe(time.Since(p.inputAt).Seconds())
 		p.inputAt = time.Time{}
 	}
+	z.met.flushes[cause].Inc()
 	p.sess.Write(p.out, prompt)
 	if len(p.snoopers) > 0 {
 		z.snoopOut(c, p.out)

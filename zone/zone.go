@@ -885,7 +885,7 @@ func (z *Zone) stop() {
 	var leavers []leaver
 	var recs []*CharRecord
 	for _, c := range z.sortedPlayers() {
-		z.flushOne(c, false)
+		z.flushOne(c, flushOther)
 		l := leaver{rec: z.record(c), s: c.pl.sess}
 		if c.room != nil {
 			c.room.removeChar(c)

@@ -160,7 +160,10 @@ type Server struct {
 	// Writes and Lines are the server's writes to sockets over the window
 	// and the lines of text they carried; -1 if it does not count them.
 	Writes, Lines int64
-	Errors        []string
+	// Flushes is the zones' flushes of players' output over the window by
+	// cause (answer, talk, gathered, news, other); nil if not counted.
+	Flushes map[string]int64
+	Errors  []string
 }
 
 func (m *monitor) server(loggedIn int) *Server {
@@ -186,6 +189,7 @@ func (m *monitor) server(loggedIn int) *Server {
 	if r.cfg.Metrics != "" {
 		s.Lateness = latenessOver(m.scrapes)
 		s.Writes, s.Lines = outputOver(m.scrapes)
+		s.Flushes = flushesOver(m.scrapes)
 		if m.scrapeErr != nil {
 			s.Errors = append(s.Errors, m.scrapeErr.Error())
 		}

@@ -94,6 +94,7 @@ const (
 	metricLatenessHist = "zonemud_pulse_lateness_seconds_bucket"
 	metricBursts       = "zonemud_output_writes_total"
 	metricLines        = "zonemud_output_lines_total"
+	metricFlushes      = "zonemud_zone_flushes_total"
 )
 
 // scrape is one read of the server's /metrics: the worst pulse lateness of
@@ -105,6 +106,9 @@ type scrape struct {
 	// bursts and lines are the server's output counters: writes to
 	// sockets, and the lines of text they carried (-1 if absent).
 	bursts, lines int64
+	// flushes is the zones' flushes of players' output by cause (nil if
+	// the server does not count them).
+	flushes map[string]int64
 }
 
 // fetchMetrics reads url with a short timeout.
@@ -156,6 +160,15 @@ func parseMetrics(r io.Reader) (scrape, error) {
 				sum = &s.lines
 			}
 			*sum = max(*sum, 0) + int64(f)
+		case metricFlushes:
+			f, err := strconv.ParseFloat(value, 64)
+			if err != nil {
+				continue
+			}
+			if s.flushes == nil {
+				s.flushes = map[string]int64{}
+			}
+			s.flushes[labels["cause"]] += int64(f)
 		case metricLatenessHist:
 			le, err1 := strconv.ParseFloat(labels["le"], 64)
 			n, err2 := strconv.ParseInt(value, 10, 64)
@@ -272,6 +285,23 @@ func histP99(before, after map[float64]int64) (time.Duration, int64) {
 		}
 	}
 	return time.Duration(math.MaxInt64), total
+}
+
+// flushesOver is the zones' flushes by cause over the window, or nil if
+// the server does not count them.
+func flushesOver(scrapes []scrape) map[string]int64 {
+	if len(scrapes) < 2 {
+		return nil
+	}
+	a, b := scrapes[0].flushes, scrapes[len(scrapes)-1].flushes
+	if a == nil || b == nil {
+		return nil
+	}
+	out := map[string]int64{}
+	for cause, n := range b {
+		out[cause] = n - a[cause]
+	}
+	return out
 }
 
 // outputOver is the server's output over the window: writes and lines, or

@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -99,5 +100,42 @@ func TestParseMetricsAndLateness(t *testing.T) {
 	}
 	if first.bursts != 1000 || first.lines != 9000 {
 		t.Errorf("writes and lines summed over fronts: %d, %d", first.bursts, first.lines)
+	}
+}
+
+// The zones' flushes by cause are read from /metrics, taken over the
+// window, and reported in a fixed order with each cause's share; a server
+// that does not count them has none, and the report leaves the line out.
+func TestFlushesByCause(t *testing.T) {
+	text := func(answer, talk, news int) string {
+		return metricsText + "\n" + strings.Join([]string{
+			`zonemud_zone_flushes_total{cause="news"} ` + strconv.Itoa(news),
+			`zonemud_zone_flushes_total{cause="answer"} ` + strconv.Itoa(answer),
+			`zonemud_zone_flushes_total{cause="talk"} ` + strconv.Itoa(talk),
+			`zonemud_zone_flushes_total{cause="gathered"} 7`,
+		}, "\n")
+	}
+	first, err := parseMetrics(strings.NewReader(text(100, 50, 10)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	second, err := parseMetrics(strings.NewReader(text(600, 350, 110)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	by := flushesOver([]scrape{first, second})
+	if by["answer"] != 500 || by["talk"] != 300 || by["news"] != 100 || by["gathered"] != 0 {
+		t.Fatalf("flushes over the window: %v, want answer 500, talk 300, news 100, gathered 0", by)
+	}
+	if got, want := flushesText(by), "zone flushes by cause: answer 500 (56%), talk 300 (33%), gathered 0 (0%), news 100 (11%)\n"; got != want {
+		t.Errorf("report line:\n got %q\nwant %q", got, want)
+	}
+	old, _ := parseMetrics(strings.NewReader(metricsText))
+	if by := flushesOver([]scrape{old, old}); by != nil {
+		t.Errorf("a server without the counter: flushes %v, want none", by)
+	}
+	s := Summary{Server: &Server{Writes: -1, Lines: -1}}
+	if strings.Contains(s.Text(), "zone flushes") {
+		t.Error("the report has a flushes line for a server that does not count them")
 	}
 }

@@ -324,6 +324,9 @@ func (s *Summary) Text() string {
 			fmt.Fprintf(&b, "server output: %d lines in %d writes over the window, %.3f writes per line\n",
 				v.Lines, v.Writes, float64(v.Writes)/float64(v.Lines))
 		}
+		if len(v.Flushes) > 0 {
+			b.WriteString(flushesText(v.Flushes))
+		}
 		if len(v.Lateness) > 0 {
 			b.WriteString("pulse lateness (worst zones first):")
 			for i, z := range v.Lateness {
@@ -556,4 +559,39 @@ func (t failureTally) sorted() []FailureReason {
 func sortedDurations(d []time.Duration) []time.Duration {
 	slices.Sort(d)
 	return d
+}
+
+// flushCauses is the order flushesText gives the server's causes in; any
+// other cause follows, by name.
+var flushCauses = []string{"answer", "talk", "gathered", "news", "other"}
+
+// flushesText is the line of the report that says what the server's
+// flushes of output were for, each cause with its share of the whole.
+func flushesText(by map[string]int64) string {
+	var total int64
+	causes := slices.Clone(flushCauses)
+	for cause, n := range by {
+		total += n
+		if !slices.Contains(causes, cause) {
+			causes = append(causes, cause)
+		}
+	}
+	slices.Sort(causes[len(flushCauses):])
+	var b strings.Builder
+	b.WriteString("zone flushes by cause:")
+	sep := " "
+	for _, cause := range causes {
+		n, ok := by[cause]
+		if !ok {
+			continue
+		}
+		share := 0.0
+		if total > 0 {
+			share = 100 * float64(n) / float64(total)
+		}
+		fmt.Fprintf(&b, "%s%s %d (%.0f%%)", sep, cause, n, share)
+		sep = ", "
+	}
+	b.WriteString("\n")
+	return b.String()
 }
