@@ -217,6 +217,26 @@ func (c *Char) long() string {
 	return s
 }
 
+// appendLong appends capFirst(c.long()) to b. A player's line is built
+// in place, without the string long makes, when its first letter is a
+// capital already, as a player's name is: a room listing shows every
+// character there on every look and every step into the room.
+func appendLong(b []byte, c *Char) []byte {
+	if c.mob != nil || c.name == "" || c.name[0] < 'A' || c.name[0] > 'Z' {
+		return append(b, capFirst(c.long())...)
+	}
+	b = append(b, c.name...)
+	if c.pl.title != "" {
+		b = append(b, ' ')
+		b = append(b, c.pl.title...)
+	}
+	b = append(b, " is here."...)
+	if c.pl.linkDead {
+		b = append(b, " (link-dead)"...)
+	}
+	return b
+}
+
 // newPlayerChar builds a player's character from its record. Items are
 // built and given rids by the caller through adoptItems.
 func (z *Zone) newPlayerChar(rec *CharRecord) *Char {

@@ -68,30 +68,31 @@ func (z *Zone) describeRoom(c *Char, full bool) {
 		z.gmcpRoom(c)
 		return
 	}
-	var b strings.Builder
-	// Room enough for all of it at once, not the builder's doublings: a
-	// walker's every step describes a room.
-	b.Grow(128 + len(r.proto.Name) + len(r.proto.Description)*9/8 + 48*min(len(r.people), maxListed+1))
-	b.WriteString("{C}")
-	b.WriteString(r.proto.Name)
-	b.WriteString("{x}")
+	// The text is built in the zone's scratch buffer and copied to the
+	// player's output: a walker's every step describes a room, and a
+	// string built for it each time was a tenth of the bytes the server
+	// allocated with 10,000 walking.
+	b := z.descBuf[:0]
+	b = append(b, "{C}"...)
+	b = append(b, r.proto.Name...)
+	b = append(b, "{x}"...)
 	if c.pl.admin {
-		fmt.Fprintf(&b, " {K}[%s]{x}", r.ref())
+		b = fmt.Appendf(b, " {K}[%s]{x}", r.ref())
 	}
-	b.WriteByte('\n')
+	b = append(b, '\n')
 	if full || !c.pl.settings.Brief {
-		b.WriteString(r.wrappedDesc(width))
-		b.WriteByte('\n')
+		b = append(b, r.wrappedDesc(width)...)
+		b = append(b, '\n')
 	}
 	if z.screenReader(c) {
-		b.WriteString(z.exitsSpoken(r))
+		b = append(b, z.exitsSpoken(r)...)
 	} else {
-		b.WriteString(z.exitsLine(r))
+		b = append(b, z.exitsLine(r)...)
 	}
 	for _, line := range groupItems(r.items, func(it *Item) string { return it.proto.Long }) {
-		b.WriteString("\n{g}")
-		b.WriteString(line)
-		b.WriteString("{x}")
+		b = append(b, "\n{g}"...)
+		b = append(b, line...)
+		b = append(b, "{x}"...)
 	}
 	shown, others := 0, len(r.people)-1
 	list, throng := r.people, z.throng(r)
@@ -108,21 +109,27 @@ func (z *Zone) describeRoom(c *Char, full bool) {
 			continue
 		}
 		if shown == maxListed && others > maxListed+1 {
-			fmt.Fprintf(&b, "\n{y}...and %d more are here.{x}", others-shown)
+			b = fmt.Appendf(b, "\n{y}...and %d more are here.{x}", others-shown)
 			break
 		}
-		b.WriteString("\n{y}")
-		b.WriteString(capFirst(o.long()))
-		b.WriteString("{x}")
+		b = append(b, "\n{y}"...)
+		b = appendLong(b, o)
+		b = append(b, "{x}"...)
 		shown++
 	}
 	if throng {
-		b.WriteByte('\n')
-		b.WriteString(z.throngLine(r, c, width))
+		b = append(b, '\n')
+		b = append(b, z.throngLine(r, c, width)...)
 	}
-	z.sendLine(c, b.String())
+	z.sendBytes(c, b)
+	if cap(b) <= descBufKeep {
+		z.descBuf = b
+	}
 	z.gmcpRoom(c)
 }
+
+// descBufKeep is the largest scratch buffer describeRoom keeps.
+const descBufKeep = 16 << 10
 
 // exitsShort is the prompt's %e: the ways out by their short names, a
 // closed door in brackets (n e [s]), or "none".

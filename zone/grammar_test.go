@@ -3,6 +3,7 @@ package zone
 import (
 	"testing"
 
+	"zonemud/content"
 	"zonemud/internal/act"
 )
 
@@ -24,6 +25,25 @@ func TestActGrammar(t *testing.T) {
 	for _, c := range cases {
 		if c.line != c.want {
 			t.Errorf("got %q, want %q", c.line, c.want)
+		}
+	}
+}
+
+// appendLong writes what capFirst(long()) says, for players with and
+// without a title, link-dead, with a name in lower case, and for a mob.
+func TestAppendLong_IsCapFirstOfLong(t *testing.T) {
+	mob := &Char{name: "rat", mob: &content.Mob{Long: "a giant rat gnaws at a bone."}}
+	chars := []*Char{
+		mob,
+		{name: "Aria", pl: &Player{}},
+		{name: "Aria", pl: &Player{title: "the Bold", linkDead: true}},
+		{name: "brom", pl: &Player{title: "of {Rthe Red{x}"}},
+		{name: "Éowyn", pl: &Player{}},
+	}
+	for _, c := range chars {
+		want := "x:" + capFirst(c.long())
+		if got := string(appendLong([]byte("x:"), c)); got != want {
+			t.Errorf("%s: appendLong gave %q, want %q", c.name, got, want)
 		}
 	}
 }

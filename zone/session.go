@@ -370,17 +370,40 @@ func (z *Zone) sortedPlayers() []*Char {
 
 // sendLine queues a line of text for c.
 func (z *Zone) sendLine(c *Char, text string) {
+	if p := z.outOf(c); p != nil {
+		p.out = append(p.out, text...)
+		z.endLine(c)
+	}
+}
+
+// sendBytes is sendLine for text the caller builds in a buffer it keeps
+// for the next: the text is copied.
+func (z *Zone) sendBytes(c *Char, text []byte) {
+	if p := z.outOf(c); p != nil {
+		p.out = append(p.out, text...)
+		z.endLine(c)
+	}
+}
+
+// outOf is c's player with an output buffer to append to, or nil if
+// nobody is there to read it.
+func (z *Zone) outOf(c *Char) *Player {
 	if c == nil {
-		return // no one to tell: damage over time, a room's script
+		return nil // no one to tell: damage over time, a room's script
 	}
 	p := c.pl
 	if p == nil || p.sess == nil {
-		return
+		return nil
 	}
 	if p.out == nil {
 		p.out = z.outBuf()
 	}
-	p.out = append(p.out, text...)
+	return p
+}
+
+// endLine ends the line just appended to c's output and queues it.
+func (z *Zone) endLine(c *Char) {
+	p := c.pl
 	p.out = append(p.out, '\n')
 	if !p.queued {
 		p.queued, p.lazy = true, z.lazyOut

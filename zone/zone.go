@@ -121,6 +121,7 @@ type Zone struct {
 	outFree     [][]byte  // spare output buffers (session.go)
 	newsRooms   []*Room   // crowded rooms with comings and goings to tell
 	nearBuf     []*Char   // near's scratch (throng.go)
+	descBuf     []byte    // describeRoom's scratch (cmd_info.go)
 	lazyOut     bool      // sendLine is telling news: comings and goings, channel lines (newsGap)
 	// dirtyChars and dirtyRooms are what a checkpoint looks at: every
 	// character marked changed (dirty, an arrival, a failed batch) and
