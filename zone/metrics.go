@@ -73,7 +73,7 @@ func NewMetrics(zones func() []*Zone) *Metrics {
 		flushes: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Namespace: "zonemud", Name: "zone_flushes_total",
 			Help: "Players' waiting output handed to their connections, by cause: answer (the answer to their own command, or else what ends with a prompt at once: a fight's round, an affect wearing off), talk (others' words or deeds " +
-				"in a room that is not crowded, told at once), gathered (what waited out a crowded room's gap), news (comings, goings " +
+				"in a room that is not crowded, and whatever else goes at once without answering a command: a tell, the first look on entering), gathered (the same in a crowded room, which waits out the room's gap), news (comings, goings " +
 				"and channel lines, which wait for newsGap), other (before a crossing, a quit, a new connection). Summed over zones.",
 		}, []string{"cause"}),
 		roundTrip: prometheus.NewHistogram(prometheus.HistogramOpts{
@@ -173,7 +173,7 @@ type flushCause uint8
 
 const (
 	flushAnswer   flushCause = iota // an answer, or what else ends with a prompt at once (a fight's round)
-	flushTalk                       // others' words or deeds in a room that is not crowded: at once
+	flushTalk                       // others' words or deeds where there is no crowd, a tell, an entrance's look: at once
 	flushGathered                   // what waited out a crowded room's gap
 	flushNews                       // comings, goings, channel lines: newsGap, or at once to the idle
 	flushOther                      // before a crossing, a quit, a new connection, a stop
