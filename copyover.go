@@ -166,6 +166,13 @@ func serveCopyover(cfg *config.Config, cfgPath string, log *slog.Logger, stderr 
 		fmt.Fprintln(stderr, why...)
 		return 1
 	}
+	// The signals are caught before the listeners open, as in serve; a
+	// SIGHUP that comes before the loop below waits in hup.
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	hup := make(chan os.Signal, 1)
+	signal.Notify(hup, syscall.SIGHUP)
+	defer signal.Stop(hup)
 	gl, err := listenUnix(p.link)
 	if err != nil {
 		return fail("zonemud: copyover:", err)
@@ -250,11 +257,6 @@ func serveCopyover(cfg *config.Config, cfgPath string, log *slog.Logger, stderr 
 	go p.serveControl(cl)
 	log.Info("zonemud: holder listening", logev.ID(1011), "listener", "telnet", "addr", tl.Addr().String(), "link", p.link, "control", p.control)
 
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	hup := make(chan os.Signal, 1)
-	signal.Notify(hup, syscall.SIGHUP)
-	defer signal.Stop(hup)
 	go func() {
 		for range hup {
 			p.ask(rebootReq{by: "SIGHUP", say: func(l string) { log.Info("zonemud: reboot: "+l, logev.ID(1012)) }})
@@ -805,13 +807,13 @@ func serveGame(cfg *config.Config, log *slog.Logger, stderr io.Writer) int {
 	s.TelnetAddr, s.TLSAddr, s.SSHAddr, s.WebAddr = "", "", "", "" // the holder's
 	signal.Ignore(syscall.SIGHUP)
 	log.Info("zonemud: starting as the game", logev.ID(1023), "version", version, "commit", cmp.Or(commit(), "unknown"), "pid", os.Getpid())
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop() // caught before the game starts, as in serve
 	srv, err := server.Start(cfg, server.Options{Areas: areasFS(), Log: log, Copyover: copyoverStats(), Build: buildName()})
 	if err != nil {
 		fmt.Fprintln(stderr, "zonemud:", err)
 		return 1
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
 	code := 0
 wait:
 	for {

@@ -296,12 +296,16 @@ func configName(cfg *config.Config) string {
 func serve(cfg *config.Config, log *slog.Logger, stderr io.Writer) int {
 	log.Info("zonemud: starting", logev.ID(1001), "version", version, "commit", cmp.Or(commit(), "unknown"), "config", configName(cfg),
 		"data_dir", cfg.Server.DataDir, "areas_dir", cfg.Server.AreasDir)
+	// The signals are caught before the listeners open: an interrupt that
+	// comes as soon as the server answers (a supervisor's, a test's) shuts
+	// it down cleanly instead of killing it by the signal's default.
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
 	srv, err := server.Start(cfg, server.Options{Areas: areasFS(), Log: log, Build: buildName()})
 	if err != nil {
 		fmt.Fprintln(stderr, "zonemud:", err)
 		return 1
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	reboot := false
 	select {
 	case <-ctx.Done():
