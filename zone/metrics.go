@@ -174,7 +174,7 @@ type flushCause uint8
 const (
 	flushAnswer   flushCause = iota // an answer, or what else ends with a prompt at once (a fight's round)
 	flushTalk                       // others' words or deeds where there is no crowd, a tell, an entrance's look: at once
-	flushGathered                   // what waited out a crowded room's gap
+	flushGathered                   // the same in a crowded room: after the room's gap
 	flushNews                       // comings, goings, channel lines: newsGap, or at once to the idle
 	flushOther                      // before a crossing, a quit, a new connection, a stop
 	nFlushCauses

@@ -162,7 +162,7 @@ func parseMetrics(r io.Reader) (scrape, error) {
 			*sum = max(*sum, 0) + int64(f)
 		case metricFlushes:
 			f, err := strconv.ParseFloat(value, 64)
-			if err != nil {
+			if err != nil || labels["cause"] == "" {
 				continue
 			}
 			if s.flushes == nil {

@@ -113,6 +113,9 @@ func TestFlushesByCause(t *testing.T) {
 			`zonemud_zone_flushes_total{cause="answer"} ` + strconv.Itoa(answer),
 			`zonemud_zone_flushes_total{cause="talk"} ` + strconv.Itoa(talk),
 			`zonemud_zone_flushes_total{cause="gathered"} 7`,
+			// Samples a server of ours does not write: no number, no cause.
+			`zonemud_zone_flushes_total{cause="talk"} many`,
+			`zonemud_zone_flushes_total 99`,
 		}, "\n")
 	}
 	first, err := parseMetrics(strings.NewReader(text(100, 50, 10)))
@@ -124,7 +127,7 @@ func TestFlushesByCause(t *testing.T) {
 		t.Fatal(err)
 	}
 	by := flushesOver([]scrape{first, second})
-	if by["answer"] != 500 || by["talk"] != 300 || by["news"] != 100 || by["gathered"] != 0 {
+	if len(by) != 4 || by["answer"] != 500 || by["talk"] != 300 || by["news"] != 100 || by["gathered"] != 0 {
 		t.Fatalf("flushes over the window: %v, want answer 500, talk 300, news 100, gathered 0", by)
 	}
 	if got, want := flushesText(by), "zone flushes by cause: answer 500 (56%), talk 300 (33%), gathered 0 (0%), news 100 (11%)\n"; got != want {
