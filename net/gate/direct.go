@@ -20,6 +20,9 @@ import (
 // inliner is a conn that can write a burst on the caller's goroutine.
 // Only the goroutine that holds the session's writing flag calls it.
 type inliner interface {
+	// inlines reports whether the connection is ever written inline (a
+	// plain TCP socket); its writes are otherwise all the writer's.
+	inlines() bool
 	// beginInline makes the writes until endInline non-blocking; false if
 	// that cannot be done now (bytes of an earlier burst still wait).
 	beginInline() bool
@@ -138,6 +141,8 @@ func (t *telnetConn) beginInline() bool {
 	t.dw.inline = true
 	return true
 }
+
+func (t *telnetConn) inlines() bool { return t.dw != nil }
 
 func (t *telnetConn) endInline() bool {
 	t.dw.inline = false

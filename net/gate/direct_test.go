@@ -5,6 +5,7 @@ package gate
 import (
 	"context"
 	"fmt"
+	"io"
 	"log/slog"
 	"net"
 	"strings"
@@ -62,6 +63,11 @@ func TestWriter_BurstWrittenByTheCallerOnTCP(t *testing.T) {
 	if n := g.writersStarted.Load(); n != 0 {
 		t.Fatalf("%d writer goroutines started for three bursts written at once, want none", n)
 	}
+	// A write that never waits needs no deadline: none is armed (each is
+	// a timer in the runtime's heap, for every idle player).
+	if !s.w.deadline.IsZero() {
+		t.Fatalf("a write deadline is armed (%v) after bursts written at once", s.w.deadline)
+	}
 }
 
 // What the socket does not take of a burst written by its caller is
@@ -106,6 +112,41 @@ func TestWriter_WhatTheSocketDidNotTakeGoesFirst(t *testing.T) {
 	}
 	if n := g.writersStarted.Load(); n != 1 {
 		t.Fatalf("%d writer goroutines started, want still 1", n)
+	}
+}
+
+// The writer's write deadline goes with the writer: a client that fell
+// behind once and then sat quiet for longer than the write timeout still
+// gets its next line, written at once (a deadline left armed would have
+// passed, and failed that write).
+func TestWriter_QuietAfterFallingBehindIsNotCut(t *testing.T) {
+	s, g, server, client := tcpSession(t)
+	g.cfg.WriteTimeoutSecs = 2
+	_ = server.SetWriteBuffer(65536)
+	_ = client.SetReadBuffer(65536)
+	// Two bursts the client does not read at first: the socket takes
+	// what it holds of them (hundreds of KiB on loopback), and a writer
+	// goroutine the rest.
+	var big strings.Builder
+	for i := range 8000 {
+		fmt.Fprintf(&big, "line %04d of a burst the socket cannot hold\n", i)
+	}
+	s.Write([]byte(big.String()), false)
+	s.Write([]byte(big.String()), false)
+	if !s.writing.Load() {
+		t.Fatal("nothing left for a writer: the socket took both bursts")
+	}
+	// The client catches up, reading it all at once.
+	if _, err := io.ReadFull(client, make([]byte, 2*(big.Len()+8000))); err != nil {
+		t.Fatalf("reading the bursts: %v", err)
+	}
+	for s.writing.Load() {
+		time.Sleep(time.Millisecond) // the writer's exit; bounded by the test's deadline
+	}
+	time.Sleep(time.Duration(g.cfg.WriteTimeoutSecs)*time.Second + 200*time.Millisecond)
+	s.Write([]byte("still here\n> "), true)
+	if got := readUntil(t, client, "\xff\xf9"); !strings.Contains(got, "still here\r\n") {
+		t.Fatalf("got %q after a quiet spell", got)
 	}
 }
 

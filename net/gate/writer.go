@@ -100,7 +100,9 @@ func (g *Gate) writer(s *Session) {
 // start a writer again. After the last frame (Close) or a failed write it
 // closes the connection, and no writer starts again.
 func (s *Session) drain() {
-	if in, ok := s.c.(inliner); ok {
+	in, inline := s.c.(inliner)
+	inline = inline && in.inlines()
+	if inline {
 		s.refreshDeadline() // the leftover gets the whole write timeout, as a burst does
 		if err := in.writePending(); err != nil {
 			s.burstEnded(err)
@@ -110,6 +112,9 @@ func (s *Session) drain() {
 	for {
 		frames := s.out.Pop()
 		if len(frames) == 0 {
+			if inline {
+				s.clearDeadline()
+			}
 			s.writing.Store(false)
 			// A Write between the Pop and the Store saw a writer running
 			// and started none: look again.
@@ -118,6 +123,7 @@ func (s *Session) drain() {
 			}
 			continue
 		}
+		s.refreshDeadline()
 		closing, err := s.writeBurst(frames)
 		s.out.Recycle(frames)
 		if closing || err != nil {
@@ -152,7 +158,6 @@ var renderPool = sync.Pool{New: func() any { b := make([]byte, 0, 2048); return 
 // writeBurst writes one take of frames and flushes them. It reports
 // whether the burst held the last frame.
 func (s *Session) writeBurst(frames []byte) (closing bool, err error) {
-	s.refreshDeadline()
 	level := s.colorLevel()
 	bp := renderPool.Get().(*[]byte)
 	defer func() {
@@ -257,6 +262,15 @@ func (s *Session) writePrompt(bp *[]byte, prompt []byte, blank bool, level marku
 	return s.c.writePrompt(*bp)
 }
 
+// The write deadline of a connection that can be written inline (direct.go)
+// is armed only while a writer goroutine writes it: an inline write never
+// waits, so it needs none, and a deadline left armed on each of 10,000 idle
+// connections is 10,000 timers in the runtime's heaps, which every timer
+// change near the present makes it walk (runtime.(*timers).adjust was 3 %
+// of the server in spread, docs/PERFORMANCE.md). It is cleared before the
+// writer lets the session go, also because an armed deadline that passed
+// would fail the next inline write.
+
 // refreshDeadline keeps the write deadline between half the write timeout
 // and the whole of it ahead: a burst that cannot be written within that
 // ends the connection, and a steady stream of bursts costs a deadline
@@ -269,4 +283,14 @@ func (s *Session) refreshDeadline() {
 	}
 	s.w.deadline = now.Add(timeout)
 	_ = s.c.setWriteDeadline(s.w.deadline)
+}
+
+// clearDeadline disarms the write deadline, if one is armed. Only the
+// holder of the writing flag calls it.
+func (s *Session) clearDeadline() {
+	if s.w.deadline.IsZero() {
+		return
+	}
+	s.w.deadline = time.Time{}
+	_ = s.c.setWriteDeadline(time.Time{})
 }
