@@ -92,19 +92,13 @@ func (s *Session) serve(pre *preAuth) *world.Route {
 // waits here, and the depth of the stack it waits with decides how small
 // the goroutine's stack can shrink.
 func (s *Session) play(route *world.Route) {
-	if er, ok := s.c.(eachReader); ok && er.readsEach() {
-		if stopped, _ := er.readEach(func(ev *event) bool { return s.onEvent(route, ev) }); stopped {
-			return // the world is not answering: nothing to drop
+	for {
+		ev, err := s.c.next()
+		if err != nil {
+			break
 		}
-	} else {
-		for {
-			ev, err := s.c.next()
-			if err != nil {
-				break
-			}
-			if s.onEvent(route, &ev) {
-				return // the world is not answering: nothing to drop
-			}
+		if s.onEvent(route, &ev) {
+			return // the world is not answering: nothing to drop
 		}
 	}
 	// The connection went without a quit: the character goes link-dead.

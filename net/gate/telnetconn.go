@@ -18,7 +18,6 @@ type telnetConn struct {
 	dec *telnet.Decoder // reader goroutine only
 	enc *telnet.Encoder // writer goroutine only
 	dw  *directWriter   // the encoder's writer on a TCP socket, else nil; writer only
-	sr  *sockReader     // the decoder's reader on a TCP socket, else nil; reader only
 	// depth is colorDepth's answer, worked out when the client says more
 	// about itself: the writer asks for every burst, and info for every
 	// Width and Client a zone asks. atomic: written by the reader, read by
@@ -35,12 +34,7 @@ type depth struct {
 
 func newTelnetConn(c net.Conn, cfg telnet.Config, reply func([]byte)) *telnetConn {
 	o := telnet.NewOptions(cfg)
-	t := &telnetConn{c: c, o: o}
-	var r io.Reader = c
-	if t.sr = newSockReader(c); t.sr != nil {
-		r = t.sr
-	}
-	t.dec = telnet.NewDecoder(r, o, reply)
+	t := &telnetConn{c: c, o: o, dec: telnet.NewDecoder(c, o, reply)}
 	var w io.Writer = c
 	if t.dw = newDirectWriter(c); t.dw != nil {
 		w = t.dw

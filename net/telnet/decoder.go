@@ -1,7 +1,6 @@
 package telnet
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"unicode/utf8"
@@ -93,11 +92,6 @@ const (
 // lines; a small buffer keeps an idle connection cheap.
 const readSize = 1024
 
-// ErrWouldBlock is what a Decoder's reader returns, with no bytes, when it
-// has nothing now and would have to wait: Next returns it, and may be
-// called again once there is more to read. Any other error ends the stream.
-var ErrWouldBlock = errors.New("telnet: nothing to read now")
-
 // Decoder reads the client's side of a connection. It is owned by the reader
 // goroutine; all its fields are.
 //
@@ -150,7 +144,7 @@ func NewDecoder(r io.Reader, o *Options, reply func(ctl []byte)) *Decoder {
 // negotiation it handled fully. At the end of the stream, or on a read
 // error, it returns the events still pending and then the error (io.EOF at
 // the end), whatever state the stream ended in; a line without its end is
-// dropped. A reader's ErrWouldBlock is returned as it is, and ends nothing.
+// dropped.
 func (d *Decoder) Next() (Event, error) {
 	for {
 		if d.head < len(d.queue) {
@@ -176,8 +170,6 @@ func (d *Decoder) Next() (Event, error) {
 		n, err := d.r.Read(d.rbuf[:])
 		d.rpos, d.rend = 0, max(0, min(n, readSize))
 		switch {
-		case err == ErrWouldBlock && n <= 0:
-			return nil, err
 		case err != nil:
 			d.err = err
 		case n > 0:

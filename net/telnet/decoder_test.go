@@ -281,56 +281,6 @@ func TestDecoder_SplitInvariance(t *testing.T) {
 	}
 }
 
-// A reader that has nothing now (ErrWouldBlock) between its chunks ends
-// nothing: Next says so each time, with no event, and the stream decodes to
-// the same events and replies as read whole, however it is cut.
-func TestDecoder_WouldBlockEndsNothing(t *testing.T) {
-	in := bs(t, splitStream)
-	wantEvs, wantReply, _ := decodeAll(bytes.NewReader(in), DefaultConfig())
-	for seed := range int64(20) {
-		r := &blockingReader{chunkReader: chunkReader{p: in, rng: rand.New(rand.NewSource(seed))}}
-		o := NewOptions(DefaultConfig())
-		o.Start()
-		var reply []byte
-		d := NewDecoder(r, o, func(ctl []byte) { reply = append(reply, ctl...) })
-		var evs []Event
-		blocked := 0
-		for {
-			e, err := d.Next()
-			if err == ErrWouldBlock {
-				blocked++
-				continue
-			}
-			if err != nil {
-				if err != io.EOF {
-					t.Fatalf("seed %d: err = %v", seed, err)
-				}
-				break
-			}
-			evs = append(evs, e)
-		}
-		if blocked == 0 {
-			t.Fatalf("seed %d: the reader never had nothing", seed)
-		}
-		if !reflect.DeepEqual(evs, wantEvs) || !bytes.Equal(reply, wantReply) {
-			t.Fatalf("seed %d: got %q %s, want %q %s", seed, shorts(evs), describeBytes(reply), shorts(wantEvs), describeBytes(wantReply))
-		}
-	}
-}
-
-// blockingReader is a chunkReader that has nothing now before each chunk.
-type blockingReader struct {
-	chunkReader
-	had bool
-}
-
-func (r *blockingReader) Read(b []byte) (int, error) {
-	if r.had = !r.had; r.had {
-		return 0, ErrWouldBlock
-	}
-	return r.chunkReader.Read(b)
-}
-
 // chunkReader returns p in chunks of random length.
 type chunkReader struct {
 	p   []byte
