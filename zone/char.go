@@ -206,15 +206,7 @@ func (c *Char) long() string {
 	if c.mob != nil {
 		return c.mob.Long
 	}
-	s := c.name
-	if c.pl.title != "" {
-		s += " " + c.pl.title
-	}
-	s += " is here."
-	if c.pl.linkDead {
-		s += " (link-dead)"
-	}
-	return s
+	return string(appendPlayerLong(nil, c))
 }
 
 // appendLong appends capFirst(c.long()) to b. A player's line is built
@@ -225,6 +217,11 @@ func appendLong(b []byte, c *Char) []byte {
 	if c.mob != nil || c.name == "" || c.name[0] < 'A' || c.name[0] > 'Z' {
 		return append(b, capFirst(c.long())...)
 	}
+	return appendPlayerLong(b, c)
+}
+
+// appendPlayerLong appends a player's line in a room listing to b.
+func appendPlayerLong(b []byte, c *Char) []byte {
 	b = append(b, c.name...)
 	if c.pl.title != "" {
 		b = append(b, ' ')

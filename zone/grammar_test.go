@@ -29,21 +29,26 @@ func TestActGrammar(t *testing.T) {
 	}
 }
 
-// appendLong writes what capFirst(long()) says, for players with and
+// appendLong writes what capFirst(long()) says, and both say what a room
+// listing shows, for players with and
 // without a title, link-dead, with a name in lower case, and for a mob.
 func TestAppendLong_IsCapFirstOfLong(t *testing.T) {
-	mob := &Char{name: "rat", mob: &content.Mob{Long: "a giant rat gnaws at a bone."}}
-	chars := []*Char{
-		mob,
-		{name: "Aria", pl: &Player{}},
-		{name: "Aria", pl: &Player{title: "the Bold", linkDead: true}},
-		{name: "brom", pl: &Player{title: "of {Rthe Red{x}"}},
-		{name: "Éowyn", pl: &Player{}},
+	cases := []struct {
+		c    *Char
+		want string
+	}{
+		{&Char{name: "rat", mob: &content.Mob{Long: "a giant rat gnaws at a bone."}}, "A giant rat gnaws at a bone."},
+		{&Char{name: "Aria", pl: &Player{}}, "Aria is here."},
+		{&Char{name: "Aria", pl: &Player{title: "the Bold", linkDead: true}}, "Aria the Bold is here. (link-dead)"},
+		{&Char{name: "brom", pl: &Player{title: "of {Rthe Red{x}"}}, "Brom of {Rthe Red{x} is here."},
+		{&Char{name: "Éowyn", pl: &Player{}}, "Éowyn is here."},
 	}
-	for _, c := range chars {
-		want := "x:" + capFirst(c.long())
-		if got := string(appendLong([]byte("x:"), c)); got != want {
-			t.Errorf("%s: appendLong gave %q, want %q", c.name, got, want)
+	for _, tc := range cases {
+		if got := capFirst(tc.c.long()); got != tc.want {
+			t.Errorf("%s: long gave %q, want %q", tc.c.name, got, tc.want)
+		}
+		if got := string(appendLong([]byte("x:"), tc.c)); got != "x:"+tc.want {
+			t.Errorf("%s: appendLong gave %q, want %q", tc.c.name, got, "x:"+tc.want)
 		}
 	}
 }
