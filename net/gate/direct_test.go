@@ -5,7 +5,6 @@ package gate
 import (
 	"context"
 	"fmt"
-	"io"
 	"log/slog"
 	"net"
 	"strings"
@@ -115,38 +114,55 @@ func TestWriter_WhatTheSocketDidNotTakeGoesFirst(t *testing.T) {
 	}
 }
 
-// The writer's write deadline goes with the writer: a client that fell
-// behind once and then sat quiet for longer than the write timeout still
-// gets its next line, written at once (a deadline left armed would have
-// passed, and failed that write).
-func TestWriter_QuietAfterFallingBehindIsNotCut(t *testing.T) {
-	s, g, server, client := tcpSession(t)
-	g.cfg.WriteTimeoutSecs = 2
-	_ = server.SetWriteBuffer(65536)
-	_ = client.SetReadBuffer(65536)
-	// Two bursts the client does not read at first: the socket takes
-	// what it holds of them (hundreds of KiB on loopback), and a writer
-	// goroutine the rest.
-	var big strings.Builder
-	for i := range 8000 {
-		fmt.Fprintf(&big, "line %04d of a burst the socket cannot hold\n", i)
+// The writer's write deadline goes with the writer: a client whose output
+// a writer goroutine wrote once (it fell behind, or the socket was busy)
+// and that then sat quiet for longer than the write timeout still gets its
+// next line, written at once (a deadline left armed would have passed, and
+// failed that write). The writer is started here for one short line, so
+// that nothing in the test waits on how fast the machine writes.
+func TestWriter_QuietAfterAWriterRanIsNotCut(t *testing.T) {
+	s, g, _, client := tcpSession(t)
+	g.cfg.WriteTimeoutSecs = 1
+	if !s.writing.CompareAndSwap(false, true) {
+		t.Fatal("a writer is running already")
 	}
-	s.Write([]byte(big.String()), false)
-	s.Write([]byte(big.String()), false)
-	if !s.writing.Load() {
-		t.Fatal("nothing left for a writer: the socket took both bursts")
-	}
-	// The client catches up, reading it all at once.
-	if _, err := io.ReadFull(client, make([]byte, 2*(big.Len()+8000))); err != nil {
-		t.Fatalf("reading the bursts: %v", err)
-	}
+	s.hold(frameText, []byte("through a writer goroutine\n"))
+	g.startWriter(s)
+	readUntil(t, client, "through a writer goroutine\r\n")
 	for s.writing.Load() {
 		time.Sleep(time.Millisecond) // the writer's exit; bounded by the test's deadline
+	}
+	if n := g.writersStarted.Load(); n != 1 {
+		t.Fatalf("%d writer goroutines started, want 1", n)
 	}
 	time.Sleep(time.Duration(g.cfg.WriteTimeoutSecs)*time.Second + 200*time.Millisecond)
 	s.Write([]byte("still here\n> "), true)
 	if got := readUntil(t, client, "\xff\xf9"); !strings.Contains(got, "still here\r\n") {
 		t.Fatalf("got %q after a quiet spell", got)
+	}
+}
+
+// A client on TCP that stops reading is cut at the write timeout: what
+// the socket did not take of an inline burst goes to a writer goroutine,
+// which arms the write deadline before it writes it (inline writes arm
+// none), so the writer does not wait on the client for good.
+func TestWriter_StoppedReaderOnTCPIsCutAtTheWriteTimeout(t *testing.T) {
+	s, g, server, client := tcpSession(t)
+	g.cfg.WriteTimeoutSecs = 1
+	_ = server.SetWriteBuffer(65536)
+	_ = client.SetReadBuffer(65536)
+	var big strings.Builder
+	for i := range 8000 {
+		fmt.Fprintf(&big, "line %04d of a burst the socket cannot hold\n", i)
+	}
+	s.Write([]byte(big.String()), false) // the client reads none of it
+	if !s.writing.Load() {
+		t.Fatal("nothing left for a writer: the socket took the whole burst")
+	}
+	select {
+	case <-s.done:
+	case <-time.After(20 * time.Second): // bounds a hang only
+		t.Fatal("the connection is still open long after the write timeout")
 	}
 }
 
